@@ -1,0 +1,392 @@
+// torchlint: the command-line front end. Runs the torchlint clang-tidy module through the
+// clang-tidy library (clang::tidy::runClangTidy) and writes clang-style text, JSON, SARIF or
+// clang-tidy's export-fixes YAML.
+#include "ApplyFixes.h"
+#include "Catalog.h"
+#include "Findings.h"
+#include "TorchInstall.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace clang;
+
+extern volatile int TorchlintModuleAnchorSource;
+static int LLVM_ATTRIBUTE_UNUSED TorchlintModuleAnchorDestination = TorchlintModuleAnchorSource;
+
+namespace {
+
+cl::OptionCategory Category("torchlint options");
+
+cl::list<std::string> Files(cl::Positional, cl::desc("<source files>"), cl::cat(Category));
+cl::opt<std::string> BuildPath("p", cl::desc("Build directory containing compile_commands.json"),
+                               cl::value_desc("build-dir"), cl::cat(Category));
+cl::opt<std::string> Checks("checks",
+                            cl::desc("Comma-separated check globs, clang-tidy syntax (e.g. "
+                                     "'-*,torch-sync-*'). Default: every level 0 and 1 check"),
+                            cl::cat(Category));
+cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"),
+                   cl::init(1), cl::cat(Category));
+cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml"),
+                               cl::init("text"), cl::cat(Category));
+cl::opt<std::string> Output("output", cl::desc("Write the report to this file instead of stdout"),
+                            cl::value_desc("file"), cl::cat(Category));
+cl::alias OutputA("o", cl::aliasopt(Output), cl::desc("Alias for --output"));
+cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fix-its in place"), cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks", cl::desc("List the checks with their level and summary"),
+                         cl::cat(Category));
+cl::opt<std::string> Explain("explain", cl::desc("Print the documentation of a check"),
+                             cl::value_desc("check"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed in parallel (default: cores)"),
+                       cl::init(0), cl::cat(Category));
+cl::opt<std::string> HeaderFilter("header-filter",
+                                  cl::desc("Regex of headers whose findings are shown (as clang-tidy)"),
+                                  cl::init(""), cl::cat(Category));
+cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
+cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
+                              cl::init("auto"), cl::cat(Category));
+cl::opt<bool> Worker("internal-worker", cl::Hidden, cl::desc("Run as a -j worker"));
+
+struct Options {
+  std::vector<std::string> ExtraArgs; // after --
+  bool HaveFixedArgs = false;
+};
+
+std::string checksGlob() { return Checks.empty() ? torchlint::defaultChecksGlob(Level) : Checks.getValue(); }
+
+/// Warns about names in --checks that match no check.
+void warnUnknownChecks(const std::string &Glob) {
+  SmallVector<StringRef> Parts;
+  StringRef(Glob).split(Parts, ',', -1, false);
+  for (StringRef P : Parts) {
+    P = P.trim();
+    P.consume_front("-");
+    if (P.empty() || P.contains('*') || !P.starts_with("torch-"))
+      continue;
+    if (!torchlint::findCheck(P))
+      errs() << "torchlint: warning: unknown check '" << P << "' in --checks; see --list-checks\n";
+  }
+}
+
+std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
+  tidy::ClangTidyGlobalOptions Global;
+  tidy::ClangTidyOptions Defaults = tidy::ClangTidyOptions::getDefaults();
+  Defaults.Checks = torchlint::defaultChecksGlob(Level);
+  Defaults.HeaderFilterRegex = HeaderFilter.getValue();
+  Defaults.SystemHeaders = false;
+  tidy::ClangTidyOptions Overrides;
+  if (!Checks.empty())
+    Overrides.Checks = Checks.getValue();
+  if (HeaderFilter.getNumOccurrences())
+    Overrides.HeaderFilterRegex = HeaderFilter.getValue();
+  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults),
+                                                      std::move(Overrides),
+                                                      vfs::getRealFileSystem());
+}
+
+/// Converts clang-tidy's errors into findings.
+void collect(const std::vector<tidy::ClangTidyError> &Errors, torchlint::RunResult &R) {
+  for (const tidy::ClangTidyError &E : Errors) {
+    torchlint::Finding F;
+    F.Check = E.DiagnosticName;
+    switch (E.DiagLevel) {
+    case tooling::Diagnostic::Error:
+      F.Level = "error";
+      break;
+    case tooling::Diagnostic::Remark:
+      F.Level = "remark";
+      break;
+    default:
+      F.Level = "warning";
+    }
+    F.Message = E.Message.Message;
+    F.File = E.Message.FilePath;
+    F.Offset = E.Message.FileOffset;
+    if (!F.File.empty()) {
+      SmallString<256> Abs(F.File);
+      sys::fs::make_absolute(E.BuildDirectory, Abs);
+      sys::path::remove_dots(Abs, true);
+      F.File = std::string(Abs);
+      torchlint::offsetToLineColumn(F.File, F.Offset, F.Line, F.Column);
+    }
+    for (const tooling::DiagnosticMessage &N : E.Notes) {
+      torchlint::Note Nt;
+      Nt.Message = N.Message;
+      Nt.File = N.FilePath;
+      Nt.Offset = N.FileOffset;
+      if (!Nt.File.empty())
+        torchlint::offsetToLineColumn(Nt.File, Nt.Offset, Nt.Line, Nt.Column);
+      F.Notes.push_back(std::move(Nt));
+    }
+    for (const auto &FileReps : E.Message.Fix)
+      for (const tooling::Replacement &Rp : FileReps.second)
+        F.Fixes.push_back({Rp.getFilePath().str(), Rp.getOffset(), Rp.getLength(), Rp.getReplacementText().str()});
+    R.Findings.push_back(std::move(F));
+  }
+}
+
+/// The compilation database: `-- flags`, -p, one found next to the sources, or torchlint's
+/// defaults (the libtorch it finds, -std=c++17 or c++20 as its headers need).
+std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooling::CompilationDatabase> Fixed,
+                                                           torchlint::RunResult &R) {
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  std::string Err;
+  if (Fixed) {
+    DB = std::move(Fixed);
+  } else if (!BuildPath.empty()) {
+    if (!sys::fs::is_directory(BuildPath) && sys::path::filename(BuildPath) == "compile_commands.json")
+      DB = tooling::JSONCompilationDatabase::loadFromFile(BuildPath, Err, tooling::JSONCommandLineSyntax::AutoDetect);
+    else
+      DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Err);
+    if (!DB) {
+      R.Errors.push_back("cannot read the compilation database in '" + BuildPath.getValue() + "': " + Err);
+      return nullptr;
+    }
+  } else if (!Files.empty()) {
+    DB = tooling::CompilationDatabase::autoDetectFromSource(Files.front(), Err);
+  }
+  if (!DB) {
+    torchlint::TorchInstall T = torchlint::findTorchInstall();
+    std::vector<std::string> Args = torchlint::defaultCompileFlags(T);
+    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
+  }
+  auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
+  // Our binary does not live next to clang's builtin headers: point at them.
+  Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef) {
+    for (const std::string &A : Args)
+      if (StringRef(A).starts_with("-resource-dir"))
+        return Args;
+    tooling::CommandLineArguments Out = Args;
+    Out.insert(Out.begin() + (Out.empty() ? 0 : 1), "-resource-dir=" TORCHLINT_CLANG_RESOURCE_DIR);
+    return Out;
+  });
+  return Adjusted;
+}
+
+int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::vector<std::string> &Extra,
+               torchlint::RunResult &R) {
+  std::string Self = sys::fs::getMainExecutable("torchlint", (void *)&runWorkers);
+  std::vector<std::vector<std::string>> Groups(N);
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    Groups[I % N].push_back(Inputs[I]);
+  struct Child {
+    sys::ProcessInfo PI;
+    std::string Out;
+    std::vector<std::string> Files;
+  };
+  std::vector<Child> Children;
+  for (auto &G : Groups) {
+    if (G.empty())
+      continue;
+    SmallString<128> Tmp;
+    sys::fs::createTemporaryFile("torchlint-worker", "json", Tmp);
+    std::vector<std::string> Args = {Self, "--internal-worker", "--format=json", "--output=" + std::string(Tmp),
+                                     "--checks=" + checksGlob()};
+    if (!BuildPath.empty())
+      Args.push_back("-p=" + BuildPath.getValue());
+    if (HeaderFilter.getNumOccurrences())
+      Args.push_back("--header-filter=" + HeaderFilter.getValue());
+    for (auto &F : G)
+      Args.push_back(F);
+    if (!Extra.empty()) {
+      Args.push_back("--");
+      Args.insert(Args.end(), Extra.begin(), Extra.end());
+    }
+    std::vector<StringRef> Refs(Args.begin(), Args.end());
+    std::string Err;
+    Child C;
+    C.PI = sys::ExecuteNoWait(Self, Refs, std::nullopt, {}, 0, &Err);
+    C.Out = std::string(Tmp);
+    C.Files = G;
+    if (!C.PI.Pid) {
+      R.Errors.push_back("cannot start a worker: " + Err);
+      continue;
+    }
+    Children.push_back(std::move(C));
+  }
+  for (Child &C : Children) {
+    std::string Err;
+    sys::ProcessInfo Done = sys::Wait(C.PI, std::nullopt, &Err);
+    auto Buf = MemoryBuffer::getFile(C.Out);
+    std::string JErr;
+    if (Done.ReturnCode < 0 || Done.ReturnCode > 3 || !Buf ||
+        !torchlint::readJson((*Buf)->getBuffer(), R, JErr)) {
+      std::string Names;
+      for (auto &F : C.Files)
+        Names += (Names.empty() ? "" : ", ") + F;
+      R.Errors.push_back("the analysis of " + Names + " crashed or failed (exit " +
+                         std::to_string(Done.ReturnCode) + (Err.empty() ? "" : ", " + Err) + ")");
+    }
+    sys::fs::remove(C.Out);
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
+  });
+
+  // Split off "-- compiler flags" first, as clang-tidy does.
+  std::string FixedErr;
+  int Argc = argc;
+  std::unique_ptr<tooling::CompilationDatabase> Fixed =
+      tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, argv, FixedErr);
+  std::vector<std::string> ExtraArgs;
+  for (int I = Argc; I < argc; ++I)
+    if (StringRef(argv[I]) != "--")
+      ExtraArgs.push_back(argv[I]);
+  if (!cl::ParseCommandLineOptions(Argc, argv,
+                                   "torchlint: finds performance anti-patterns in libtorch training code\n\n"
+                                   "  torchlint [options] FILE... [-- COMPILER FLAGS]\n"
+                                   "  exit codes: 0 clean, 1 findings, 2 tool or input error, 3 both\n",
+                                   &errs()))
+    return 2;
+
+  if (ListChecks) {
+    for (const torchlint::CheckInfo &C : torchlint::catalog())
+      outs() << formatv("{0,-32} level {1,-7} {2,-20} {3}{4}\n", C.Name, C.Level, C.Category,
+                        C.Fixable ? "[fix] " : "", C.Summary);
+    return 0;
+  }
+  if (!Explain.empty()) {
+    const torchlint::CheckInfo *C = torchlint::findCheck(Explain);
+    if (!C) {
+      errs() << "torchlint: error: unknown check '" << Explain << "'; see --list-checks\n";
+      return 2;
+    }
+    std::string Path = torchlint::torchlintHome() + "/" + C->docPath();
+    auto Buf = MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      outs() << C->Name << " (level " << C->Level << ", " << C->Category << ")\n\n"
+             << C->Summary << "\n\n" << C->Description << "\n\nSource: " << C->Seed << "\n";
+      return 0;
+    }
+    outs() << (*Buf)->getBuffer();
+    return 0;
+  }
+
+  torchlint::Format Fmt;
+  if (FormatOpt == "text")
+    Fmt = torchlint::Format::Text;
+  else if (FormatOpt == "json")
+    Fmt = torchlint::Format::Json;
+  else if (FormatOpt == "sarif")
+    Fmt = torchlint::Format::Sarif;
+  else if (FormatOpt == "yaml")
+    Fmt = torchlint::Format::Yaml;
+  else {
+    errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml)\n";
+    return 2;
+  }
+  if (Files.empty()) {
+    errs() << "torchlint: error: no input files; usage: torchlint [options] FILE... [-- FLAGS]\n";
+    return 2;
+  }
+  if (!Worker)
+    warnUnknownChecks(checksGlob());
+
+  torchlint::RunResult R;
+  std::vector<std::string> Inputs;
+  for (const std::string &F : Files) {
+    if (!sys::fs::exists(F)) {
+      R.Errors.push_back("'" + F + "': no such file");
+      continue;
+    }
+    if (sys::fs::is_directory(F)) {
+      R.Errors.push_back("'" + F + "': is a directory");
+      continue;
+    }
+    SmallString<256> Abs(F);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, true);
+    Inputs.push_back(std::string(Abs));
+  }
+
+  unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  N = std::min<unsigned>(N, Inputs.size());
+  if (!Inputs.empty() && N > 1 && !Worker) {
+    runWorkers(Inputs, N, ExtraArgs, R);
+  } else if (!Inputs.empty()) {
+    auto DB = makeDatabase(std::move(Fixed), R);
+    if (DB) {
+      tidy::ClangTidyContext Context(makeOptionsProvider());
+      auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+      std::vector<tidy::ClangTidyError> Errors =
+          tidy::runClangTidy(Context, *DB, Inputs, BaseFS, /*ApplyAnyFix=*/true);
+      collect(Errors, R);
+      R.FilesAnalyzed += Inputs.size();
+    }
+  }
+  R.sort();
+
+  if (Fix && !Worker) {
+    torchlint::FixReport FR = torchlint::applyFixes(R);
+    for (const std::string &C : FR.Conflicts)
+      errs() << "torchlint: warning: " << C << "\n";
+    for (const std::string &E : FR.Errors)
+      R.Errors.push_back("--fix: " + E);
+    if (!Quiet)
+      errs() << "torchlint: applied " << FR.Applied << (FR.Applied == 1 ? " fix" : " fixes") << " in "
+             << FR.FilesChanged.size() << (FR.FilesChanged.size() == 1 ? " file" : " files") << "\n";
+  }
+
+  std::error_code EC;
+  std::unique_ptr<raw_fd_ostream> File;
+  if (!Output.empty()) {
+    File = std::make_unique<raw_fd_ostream>(Output, EC);
+    if (EC) {
+      errs() << "torchlint: error: cannot write '" << Output << "': " << EC.message() << "\n";
+      return 2;
+    }
+  }
+  raw_ostream &OS = File ? static_cast<raw_ostream &>(*File) : outs();
+  switch (Fmt) {
+  case torchlint::Format::Text: {
+    bool Color = ColorOpt == "always" || (ColorOpt == "auto" && !File && sys::Process::StandardOutIsDisplayed());
+    if (File)
+      Color = ColorOpt == "always";
+    torchlint::writeText(OS, R, Color);
+    break;
+  }
+  case torchlint::Format::Json:
+    torchlint::writeJson(OS, R);
+    break;
+  case torchlint::Format::Sarif:
+    torchlint::writeSarif(OS, R);
+    break;
+  case torchlint::Format::Yaml:
+    torchlint::writeYaml(OS, R, Inputs.empty() ? "" : Inputs.front());
+    break;
+  }
+  if (Fmt != torchlint::Format::Text || File) {
+    for (const std::string &E : R.Errors)
+      errs() << "torchlint: error: " << E << "\n";
+    for (const torchlint::Finding &F : R.Findings)
+      if (F.isCompilerError())
+        errs() << F.File << ":" << F.Line << ":" << F.Column << ": error: " << F.Message << "\n";
+  }
+  OS.flush();
+  return R.exitCode();
+}

@@ -1,0 +1,61 @@
+// Hot code: what runs on every training step. Computed once per translation unit and shared by
+// every check (HotCodeAnalysis::get). A statement is hot when it sits in a loop (condition,
+// increment or body; not a for-init), in a function reachable from a loop body through the TU's
+// call graph, or in forward() of a torch::nn::Module subclass and what forward() calls.
+#pragma once
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <string>
+
+namespace torchlint {
+
+struct HotContext {
+  /// Why the code is hot, ready to append to a message: "in the loop at line 12 of main()" or
+  /// "in train(), called on every iteration of the loop in main() at line 70".
+  std::string Why;
+  /// The loop that makes it hot (invalid for forward()).
+  clang::SourceLocation LoopLoc;
+  /// The function that contains the statement.
+  const clang::FunctionDecl *Function = nullptr;
+};
+
+class HotCodeAnalysis {
+public:
+  /// The analysis of the TU that owns Ctx, built on first use and cached for this thread.
+  static const HotCodeAnalysis &get(clang::ASTContext &Ctx);
+
+  explicit HotCodeAnalysis(clang::ASTContext &Ctx);
+
+  /// nullopt when S runs once (setup code), otherwise why it is hot.
+  std::optional<HotContext> whyHot(const clang::Stmt *S) const;
+  /// Why function FD runs on every step (reached from a loop or forward()).
+  std::optional<HotContext> whyHot(const clang::FunctionDecl *FD) const;
+  /// The innermost loop around S within its function, or null.
+  const clang::Stmt *enclosingLoop(const clang::Stmt *S) const;
+
+  /// "main()", "Net::forward()", "the lambda at line 12".
+  std::string describe(const clang::FunctionDecl *FD) const;
+  unsigned line(clang::SourceLocation Loc) const;
+
+  struct CallSite {
+    const clang::FunctionDecl *Caller; // canonical
+    const clang::Expr *Call;
+    const clang::Stmt *Loop; // innermost loop in Caller around the call, or null
+  };
+
+private:
+  void build();
+  std::optional<HotContext> hotAt(const clang::Stmt *S, const clang::Stmt *&Loop,
+                                  const clang::FunctionDecl *&FD) const;
+
+  clang::ASTContext &Ctx;
+  // callee (canonical) -> call sites
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallSite>> Callers;
+  // canonical function -> why it is hot (only hot functions are present)
+  llvm::DenseMap<const clang::FunctionDecl *, std::string> HotFunctions;
+};
+
+} // namespace torchlint

@@ -1,0 +1,42 @@
+// The base class of every torchlint check: a clang-tidy check with access to the shared analyses
+// (hot code, libtorch version) and the catalog entry of the check.
+#pragma once
+#include "Catalog.h"
+#include "HotCode.h"
+#include "TorchTypes.h"
+#include "TorchVersion.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace torchlint {
+
+class TorchCheck : public clang::tidy::ClangTidyCheck {
+public:
+  TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
+
+protected:
+  /// This check's row of rules/checks.json.
+  const CheckInfo &info() const { return *Info; }
+  /// The libtorch version of the TU being analysed (from the headers it includes).
+  TorchVersion torchVersion() const;
+  /// Why S runs on every step, or nullopt for code that runs once.
+  std::optional<HotContext> hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const;
+  /// True for code in the user's files (not system headers, not macro bodies from them).
+  bool inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const;
+  /// Emits a finding. A hot-code reason, when given, is appended: "<message> (<why hot>)".
+  clang::DiagnosticBuilder report(clang::SourceLocation Loc, llvm::StringRef Message,
+                                  const std::optional<HotContext> &Hot = std::nullopt,
+                                  clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
+
+  clang::Preprocessor *PP = nullptr;
+
+private:
+  const CheckInfo *Info;
+};
+
+} // namespace torchlint

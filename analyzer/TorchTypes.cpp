@@ -1,0 +1,123 @@
+#include "TorchTypes.h"
+#include "clang/AST/DeclTemplate.h"
+
+using namespace clang;
+
+namespace torchlint {
+
+static bool isNamed(const CXXRecordDecl *RD, llvm::StringRef Qualified) {
+  return RD && RD->getQualifiedNameAsString() == Qualified;
+}
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *P = T->getAs<PointerType>())
+    (void)P; // pointers to tensors are not tensors
+  return T->getAsCXXRecordDecl();
+}
+
+static bool derivesFrom(const CXXRecordDecl *RD, llvm::ArrayRef<llvm::StringRef> Names) {
+  if (!RD)
+    return false;
+  for (llvm::StringRef N : Names)
+    if (isNamed(RD, N))
+      return true;
+  RD = RD->getDefinition();
+  if (!RD)
+    return false;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (derivesFrom(B.getType()->getAsCXXRecordDecl(), Names))
+      return true;
+  return false;
+}
+
+bool isTensorType(QualType T) {
+  return derivesFrom(recordOf(T), {"at::TensorBase", "at::Tensor"});
+}
+
+bool isModuleClass(const CXXRecordDecl *RD) {
+  return RD && !isNamed(RD, "torch::nn::Module") && derivesFrom(RD, {"torch::nn::Module"});
+}
+
+bool isModuleForward(const FunctionDecl *FD) {
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(FD);
+  return M && M->getDeclName().isIdentifier() && M->getName() == "forward" &&
+         isModuleClass(M->getParent());
+}
+
+std::string calleeName(const CallExpr *Call) {
+  if (!Call)
+    return {};
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD->getQualifiedNameAsString();
+  return {};
+}
+
+bool isTorchDecl(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      if (NS->getParent() && NS->getParent()->isTranslationUnit()) {
+        llvm::StringRef N = NS->getName();
+        return N == "at" || N == "c10" || N == "torch" || N == "caffe2";
+      }
+    }
+  }
+  return false;
+}
+
+} // namespace torchlint
+
+namespace torchlint {
+
+llvm::ArrayRef<llvm::StringRef> tensorFactoryNames() {
+  static const llvm::StringRef Names[] = {"rand",  "randn",    "randint",  "randperm", "zeros",
+                                          "ones",  "full",     "empty",    "arange",   "linspace",
+                                          "logspace", "eye",   "tensor",   "empty_strided",
+                                          "normal", "scalar_tensor"};
+  return Names;
+}
+
+ast_matchers::internal::Matcher<NamedDecl> factoryFunctionNames() {
+  std::vector<std::string> Qualified;
+  for (llvm::StringRef N : tensorFactoryNames()) {
+    Qualified.push_back(("::torch::" + N).str());
+    Qualified.push_back(("::at::" + N).str());
+  }
+  return ast_matchers::hasAnyName(std::vector<llvm::StringRef>(Qualified.begin(), Qualified.end()));
+}
+
+std::string factoryNamespace(const CallExpr *Factory) {
+  const FunctionDecl *FD = Factory ? Factory->getDirectCallee() : nullptr;
+  if (FD)
+    for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        if (NS->getParent()->isTranslationUnit())
+          return NS->getName() == "at" ? "at" : "torch";
+  return "torch";
+}
+
+bool isTensorOptionsType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && RD->getQualifiedNameAsString() == "c10::TensorOptions";
+}
+
+bool isDeviceLikeType(QualType T) {
+  if (T.isNull())
+    return false;
+  QualType C = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (const auto *ET = C->getAs<EnumType>())
+    return ET->getDecl()->getQualifiedNameAsString() == "c10::DeviceType";
+  if (const CXXRecordDecl *RD = C->getAsCXXRecordDecl()) {
+    std::string N = RD->getQualifiedNameAsString();
+    return N == "c10::Device" || N == "std::basic_string";
+  }
+  if (const auto *PT = C->getAs<PointerType>())
+    return PT->getPointeeType()->isCharType();
+  if (const auto *AT = C->getAsArrayTypeUnsafe())
+    return AT->getElementType()->isCharType();
+  return false;
+}
+
+} // namespace torchlint

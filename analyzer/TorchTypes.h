@@ -1,0 +1,42 @@
+// Recognising libtorch types and APIs in the AST: tensors, modules, factories. Shared by every
+// check so that "is this a tensor?" has one answer.
+#pragma once
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+namespace torchlint {
+
+/// at::Tensor, at::TensorBase, torch::Tensor and classes derived from them, through references,
+/// typedefs and cv-qualifiers.
+bool isTensorType(clang::QualType T);
+/// A class derived from torch::nn::Module (directly or through torch::nn::Cloneable<T>).
+bool isModuleClass(const clang::CXXRecordDecl *RD);
+/// forward() of a torch::nn::Module subclass.
+bool isModuleForward(const clang::FunctionDecl *FD);
+/// Fully qualified name of the function a call resolves to ("at::Tensor::item", "at::zeros"),
+/// empty when it has none.
+std::string calleeName(const clang::CallExpr *Call);
+/// True for declarations that come from libtorch's headers (namespace at, c10, torch, caffe2).
+bool isTorchDecl(const clang::Decl *D);
+
+// AST matchers.
+AST_MATCHER(clang::Expr, isTensorExpr) { return isTensorType(Node.getType()); }
+AST_MATCHER(clang::Decl, isInTorchHeaders) { return isTorchDecl(&Node); }
+
+} // namespace torchlint
+
+namespace torchlint {
+/// Tensor factories that take TensorOptions and whose result a user may move to a device
+/// (torch::zeros, at::randn, torch::tensor, ...). Not from_blob (an upload of host data) nor the
+/// *_like factories.
+llvm::ArrayRef<llvm::StringRef> tensorFactoryNames();
+clang::ast_matchers::internal::Matcher<clang::NamedDecl> factoryFunctionNames();
+/// "torch" or "at": the namespace the user called a factory through.
+std::string factoryNamespace(const clang::CallExpr *Factory);
+/// True for c10::TensorOptions (through references and cv).
+bool isTensorOptionsType(clang::QualType T);
+/// True for c10::Device, c10::DeviceType and strings (what a device can be built from).
+bool isDeviceLikeType(clang::QualType T);
+} // namespace torchlint

@@ -1,0 +1,29 @@
+#include "TorchVersion.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
+
+namespace torchlint {
+
+static bool macroInt(clang::Preprocessor &PP, llvm::StringRef Name, int &Out) {
+  clang::IdentifierInfo *II = PP.getIdentifierInfo(Name);
+  if (!II)
+    return false;
+  clang::MacroDefinition Def = PP.getMacroDefinition(II);
+  const clang::MacroInfo *MI = Def.getMacroInfo();
+  if (!MI || MI->getNumTokens() != 1)
+    return false;
+  const clang::Token &Tok = MI->getReplacementToken(0);
+  if (!Tok.isLiteral() || !Tok.getLiteralData())
+    return false;
+  llvm::StringRef Text(Tok.getLiteralData(), Tok.getLength());
+  return !Text.getAsInteger(10, Out);
+}
+
+TorchVersion readTorchVersion(clang::Preprocessor &PP) {
+  TorchVersion V;
+  if (macroInt(PP, "TORCH_VERSION_MAJOR", V.Major) && macroInt(PP, "TORCH_VERSION_MINOR", V.Minor))
+    V.Known = true;
+  return V;
+}
+
+} // namespace torchlint

@@ -1,0 +1,61 @@
+#include "SyncItemCheck.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchlint {
+
+namespace {
+AST_MATCHER(CXXMethodDecl, isTensorMethod) {
+  return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
+}
+AST_MATCHER(FunctionDecl, isUninstantiatedTemplate) {
+  // A function template (or member of a class template) that is never instantiated: its
+  // dependent `t.template item<T>()` calls are only visible here.
+  if (const FunctionTemplateDecl *T = Node.getDescribedFunctionTemplate())
+    return T->specializations().empty();
+  if (const auto *M = dyn_cast<CXXMethodDecl>(&Node))
+    if (const auto *CT = M->getParent()->getDescribedClassTemplate())
+      return CT->specializations().empty();
+  return false;
+}
+} // namespace
+
+static const char Message[] =
+    "Tensor::item() copies the value to the host and blocks until the GPU has finished all queued "
+    "work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it "
+    "once per epoch or logging interval";
+
+void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
+  // t.item(), t.item<float>(), t.template item<T>() (instantiated), t.item().toFloat().
+  Finder->addMatcher(
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("call"),
+      this);
+  // t.template item<T>() in a template that is never instantiated.
+  Finder->addMatcher(callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item"))))),
+                              hasAncestor(functionDecl(isUninstantiatedTemplate())))
+                         .bind("dependent"),
+                     this);
+}
+
+void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  const CallExpr *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  if (!Call) {
+    Call = Result.Nodes.getNodeAs<CallExpr>("dependent");
+    const auto *ME = dyn_cast<UnresolvedMemberExpr>(Call->getCallee()->IgnoreImplicit());
+    if (!ME || ME->isImplicitAccess() || !isTensorType(ME->getBaseType()))
+      return;
+  }
+  SourceLocation Loc = Call->getExprLoc();
+  if (!inUserCode(Loc, SM))
+    return;
+  auto Hot = hotContext(Call, *Result.Context);
+  if (!Hot)
+    return;
+  report(Loc, Message, Hot);
+}
+
+} // namespace torchlint
