@@ -55,10 +55,14 @@ cl::opt<bool> ListChecks("list-checks", cl::desc("List the checks with their lev
 cl::opt<std::string> Explain("explain", cl::desc("Print the documentation of a check"),
                              cl::value_desc("check"), cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed in parallel (default: cores)"),
-                       cl::init(0), cl::cat(Category));
+                       cl::init(0), cl::Prefix, cl::cat(Category));
 cl::opt<std::string> HeaderFilter("header-filter",
                                   cl::desc("Regex of headers whose findings are shown (as clang-tidy)"),
                                   cl::init(""), cl::cat(Category));
+cl::opt<std::string> Config("config",
+                            cl::desc("Configuration in YAML/JSON, as clang-tidy's -config (then .clang-tidy "
+                                     "files are not read), e.g. \"{CheckOptions: {torch-x.Opt: 8}}\""),
+                            cl::init(""), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
 cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
                               cl::init("auto"), cl::cat(Category));
@@ -96,6 +100,15 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.Checks = Checks.getValue();
   if (HeaderFilter.getNumOccurrences())
     Overrides.HeaderFilterRegex = HeaderFilter.getValue();
+  if (!Config.empty()) {
+    auto Parsed = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config"));
+    if (!Parsed) {
+      errs() << "torchlint: error: invalid --config: " << Parsed.getError().message() << "\n";
+      return nullptr;
+    }
+    return std::make_unique<tidy::ConfigOptionsProvider>(std::move(Global), std::move(Defaults),
+                                                         std::move(*Parsed), std::move(Overrides));
+  }
   return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults),
                                                       std::move(Overrides),
                                                       vfs::getRealFileSystem());
@@ -203,6 +216,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       Args.push_back("-p=" + BuildPath.getValue());
     if (HeaderFilter.getNumOccurrences())
       Args.push_back("--header-filter=" + HeaderFilter.getValue());
+    if (!Config.empty())
+      Args.push_back("--config=" + Config.getValue());
     for (auto &F : G)
       Args.push_back(F);
     if (!Extra.empty()) {
@@ -330,8 +345,11 @@ int main(int argc, const char **argv) {
     runWorkers(Inputs, N, ExtraArgs, R);
   } else if (!Inputs.empty()) {
     auto DB = makeDatabase(std::move(Fixed), R);
+    auto Provider = makeOptionsProvider();
+    if (!Provider)
+      return 2;
     if (DB) {
-      tidy::ClangTidyContext Context(makeOptionsProvider());
+      tidy::ClangTidyContext Context(std::move(Provider));
       auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
       std::vector<tidy::ClangTidyError> Errors =
           tidy::runClangTidy(Context, *DB, Inputs, BaseFS, /*ApplyAnyFix=*/true);

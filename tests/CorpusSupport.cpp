@@ -1,0 +1,267 @@
+#include "CorpusSupport.h"
+#include "Catalog.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/xxhash.h"
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <tuple>
+
+namespace fs = std::filesystem;
+
+namespace torchlint::testing {
+
+bool Diag::operator<(const Diag &O) const {
+  return std::tie(File, Line, Column, Check, Level, Message) <
+         std::tie(O.File, O.Line, O.Column, O.Check, O.Level, O.Message);
+}
+
+bool Expectation::matches(const Diag &D) const {
+  return D.Line == Line && D.Column == Column && D.Level == Level && D.Check == Check &&
+         D.Message.find(Substring) != std::string::npos;
+}
+
+std::string Expectation::describe() const {
+  return std::to_string(Line) + ":" + std::to_string(Column) + ": " + Level + ": " + Substring + " [" +
+         Check + "]";
+}
+
+bool Case::isNegative() const {
+  llvm::StringRef N(Name);
+  return N.ends_with("_ok") || N.starts_with("negative") || N.starts_with("clean");
+}
+
+std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+Case parseCase(const std::string &Path, const std::string &Check) {
+  Case C;
+  C.Path = Path;
+  C.Check = Check;
+  C.Name = fs::path(Path).stem().string();
+  C.Checks = "-*," + Check;
+  fs::path Fixed = fs::path(Path).parent_path() / (C.Name + ".fixed.cpp");
+  if (fs::exists(Fixed))
+    C.FixedPath = Fixed.string();
+  static const std::regex Msg(
+      R"(//\s*CHECK-MESSAGES:\s*:(?:\[\[@LINE([+-]\d+)?\]\]|(\d+)):(\d+):\s*(warning|remark|note|error):\s*(.*?)\s*\[([A-Za-z0-9.-]+)\]\s*$)");
+  static const std::regex Directive(R"(//\s*TORCHLINT-(CHECKS|VERSIONS|OPTIONS):\s*(.*?)\s*$)");
+  std::istringstream In(readFile(Path));
+  std::string Line;
+  unsigned N = 0;
+  while (std::getline(In, Line)) {
+    ++N;
+    std::smatch M;
+    if (std::regex_search(Line, M, Msg)) {
+      Expectation E;
+      if (M[2].matched)
+        E.Line = std::stoul(M[2]);
+      else
+        E.Line = N + (M[1].matched ? std::stoi(M[1]) : 0);
+      E.Column = std::stoul(M[3]);
+      E.Level = M[4];
+      E.Substring = M[5];
+      E.Check = M[6];
+      C.Expected.push_back(E);
+      continue;
+    }
+    if (Line.find("CHECK-MESSAGES") != std::string::npos) {
+      C.ParseError += "line " + std::to_string(N) + ": malformed CHECK-MESSAGES\n";
+      continue;
+    }
+    if (std::regex_search(Line, M, Directive)) {
+      std::string Kind = M[1], Value = M[2];
+      if (Kind == "CHECKS") {
+        C.Checks = Value;
+      } else if (Kind == "VERSIONS") {
+        C.Versions.clear();
+        for (char Ch : Value)
+          if (Ch == '1' || Ch == '2')
+            C.Versions.push_back(Ch - '0');
+        if (C.Versions.empty())
+          C.ParseError += "line " + std::to_string(N) + ": TORCHLINT-VERSIONS takes 1 and/or 2\n";
+      } else {
+        // "a.b=1;c.d=x" -> {CheckOptions: {a.b: '1', c.d: 'x'}}
+        std::string Cfg = "{CheckOptions: {";
+        std::stringstream SS(Value);
+        std::string KV;
+        bool First = true;
+        while (std::getline(SS, KV, ';')) {
+          auto Eq = KV.find('=');
+          if (Eq == std::string::npos)
+            continue;
+          Cfg += (First ? "" : ", ") + llvm::StringRef(KV.substr(0, Eq)).trim().str() + ": '" +
+                 llvm::StringRef(KV.substr(Eq + 1)).trim().str() + "'";
+          First = false;
+        }
+        C.Config = Cfg + "}}";
+      }
+    }
+  }
+  return C;
+}
+
+std::vector<Case> discoverCases(const std::string &CorpusDir) {
+  std::vector<Case> Out;
+  if (!fs::exists(CorpusDir))
+    return Out;
+  for (const auto &Dir : fs::directory_iterator(CorpusDir)) {
+    if (!Dir.is_directory())
+      continue;
+    for (const auto &F : fs::directory_iterator(Dir.path())) {
+      std::string P = F.path().string();
+      if (F.path().extension() != ".cpp" || llvm::StringRef(P).ends_with(".fixed.cpp"))
+        continue;
+      Out.push_back(parseCase(fs::absolute(P).lexically_normal().string(), Dir.path().filename().string()));
+    }
+  }
+  std::sort(Out.begin(), Out.end(), [](const Case &A, const Case &B) { return A.Path < B.Path; });
+  return Out;
+}
+
+static bool wildcard(llvm::StringRef Pat, llvm::StringRef S) {
+  if (Pat.empty())
+    return S.empty();
+  if (Pat.front() == '*')
+    return wildcard(Pat.drop_front(), S) || (!S.empty() && wildcard(Pat, S.drop_front()));
+  return !S.empty() && Pat.front() == S.front() && wildcard(Pat.drop_front(), S.drop_front());
+}
+
+bool globMatches(const std::string &Glob, const std::string &Name) {
+  bool Result = false;
+  llvm::SmallVector<llvm::StringRef> Parts;
+  llvm::StringRef(Glob).split(Parts, ',', -1, false);
+  for (llvm::StringRef P : Parts) {
+    P = P.trim();
+    bool Neg = P.consume_front("-");
+    if (wildcard(P, Name))
+      Result = !Neg;
+  }
+  return Result;
+}
+
+std::vector<std::string> versionFlags(int Version) {
+  if (Version == 1)
+    return {"-x", "c++", "-std=c++17", "-isystem", TORCHLINT_TORCH1_INCLUDE "/torch/csrc/api/include"};
+  std::string R = TORCHLINT_TORCH2_ROOT;
+  return {"-x", "c++", "-std=c++20", "-isystem", R + "/include", "-isystem", R + "/include/torch/csrc/api/include"};
+}
+
+std::string buildPch(int Version, std::string &Error) {
+  std::vector<std::string> Flags = versionFlags(Version);
+  std::string Key = TORCHLINT_CLANGXX;
+  for (auto &F : Flags)
+    Key += " " + F;
+  Key += readFile(TORCHLINT_TORCH2_ROOT "/VERSION");
+  fs::path Dir = fs::path(TORCHLINT_BINARY_DIR) / "corpus-pch";
+  fs::create_directories(Dir);
+  char Hex[17];
+  snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)llvm::xxh3_64bits(Key));
+  fs::path Pch = Dir / ("torch-v" + std::to_string(Version) + "-" + Hex + ".pch");
+  if (fs::exists(Pch))
+    return Pch.string();
+  fs::path Header = Dir / ("torch-v" + std::to_string(Version) + ".h");
+  std::ofstream(Header) << "#include <torch/torch.h>\n";
+  std::vector<std::string> Args = {TORCHLINT_CLANGXX};
+  for (auto &F : Flags)
+    if (F != "-x" && F != "c++")
+      Args.push_back(F);
+  fs::path Tmp = Pch;
+  Tmp += ".tmp";
+  Args.insert(Args.end(), {"-x", "c++-header", Header.string(), "-o", Tmp.string()});
+  CommandResult R = runCommand(Args);
+  if (R.ExitCode != 0) {
+    Error = "building the PCH for libtorch v" + std::to_string(Version) + " failed:\n" + R.Stderr.substr(0, 4000);
+    return {};
+  }
+  fs::rename(Tmp, Pch);
+  return Pch.string();
+}
+
+CommandResult runCommand(const std::vector<std::string> &Args) {
+  CommandResult R;
+  llvm::SmallString<128> Out, Err;
+  llvm::sys::fs::createTemporaryFile("corpus-out", "txt", Out);
+  llvm::sys::fs::createTemporaryFile("corpus-err", "txt", Err);
+  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(Out), llvm::StringRef(Err)};
+  std::string Msg;
+  R.ExitCode = llvm::sys::ExecuteAndWait(Args[0], Refs, std::nullopt, Redirects, 0, 0, &Msg);
+  R.Stdout = readFile(std::string(Out));
+  R.Stderr = readFile(std::string(Err)) + Msg;
+  llvm::sys::fs::remove(Out);
+  llvm::sys::fs::remove(Err);
+  return R;
+}
+
+bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error) {
+  auto V = llvm::json::parse(Text);
+  if (!V) {
+    Error = "bad JSON from torchlint: " + llvm::toString(V.takeError());
+    return false;
+  }
+  const auto *Root = V->getAsObject();
+  const auto *Fs = Root ? Root->getArray("findings") : nullptr;
+  if (!Fs) {
+    Error = "no findings array";
+    return false;
+  }
+  for (const auto &FV : *Fs) {
+    const auto *O = FV.getAsObject();
+    Diag D;
+    D.File = O->getString("file").value_or("").str();
+    D.Level = O->getString("level").value_or("").str();
+    D.Message = O->getString("message").value_or("").str();
+    D.Check = O->getString("check").value_or("").str();
+    D.Line = static_cast<unsigned>(O->getInteger("line").value_or(0));
+    D.Column = static_cast<unsigned>(O->getInteger("column").value_or(0));
+    Out.push_back(D);
+  }
+  return true;
+}
+
+bool parseClangTidyText(const std::string &Text, std::vector<Diag> &Out, std::string &) {
+  static const std::regex Line(R"(^(.+?):(\d+):(\d+): (warning|error|remark|fatal error): (.*) \[([A-Za-z0-9.,_-]+)\]$)");
+  std::istringstream In(Text);
+  std::string L;
+  while (std::getline(In, L)) {
+    std::smatch M;
+    if (!std::regex_match(L, M, Line))
+      continue;
+    Diag D;
+    D.File = fs::path(M[1].str()).lexically_normal().string();
+    D.Line = std::stoul(M[2]);
+    D.Column = std::stoul(M[3]);
+    D.Level = M[4] == "fatal error" ? "error" : M[4].str();
+    D.Message = M[5];
+    D.Check = M[6];
+    Out.push_back(D);
+  }
+  return true;
+}
+
+std::string sanitizeTestName(const std::string &S) {
+  std::string Out;
+  for (char C : S)
+    Out += isalnum(static_cast<unsigned char>(C)) ? C : '_';
+  return Out;
+}
+
+std::vector<std::string> catalogNames() {
+  std::vector<std::string> Out;
+  for (const auto &C : torchlint::catalog())
+    Out.push_back(C.Name.str());
+  return Out;
+}
+
+} // namespace torchlint::testing

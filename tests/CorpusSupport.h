@@ -1,0 +1,59 @@
+// Support for the corpus harness: case discovery and parsing of inline expectations, running the
+// front ends, parsing their output.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace torchlint::testing {
+
+struct Diag {
+  std::string File, Level, Message, Check;
+  unsigned Line = 0, Column = 0;
+  bool operator<(const Diag &O) const;
+};
+
+struct Expectation {
+  unsigned Line = 0, Column = 0;
+  std::string Level, Substring, Check;
+  bool matches(const Diag &D) const;
+  std::string describe() const;
+};
+
+struct Case {
+  std::string Path;      // absolute path of test_corpus/<check>/<name>.cpp
+  std::string Check;     // directory name
+  std::string Name;      // file stem
+  std::string FixedPath; // <name>.fixed.cpp when present
+  std::string Checks;    // glob of the checks under test
+  std::string Config;    // --config for CheckOptions ("" for none)
+  std::vector<int> Versions{1, 2};
+  std::vector<Expectation> Expected;
+  std::string ParseError;
+  bool isNegative() const;
+};
+
+std::vector<Case> discoverCases(const std::string &CorpusDir);
+Case parseCase(const std::string &Path, const std::string &Check);
+
+/// clang-tidy glob semantics: comma-separated, '-' negates, '*' wildcard, the last match wins.
+bool globMatches(const std::string &Glob, const std::string &Name);
+
+/// Compiler flags for libtorch 1.13 (Debian) or 2.x (bundled wheel headers).
+std::vector<std::string> versionFlags(int Version);
+/// A PCH of torch/torch.h for the version, built once into build/corpus-pch.
+std::string buildPch(int Version, std::string &Error);
+
+struct CommandResult {
+  int ExitCode = -1;
+  std::string Stdout, Stderr;
+};
+CommandResult runCommand(const std::vector<std::string> &Args);
+
+bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error);
+bool parseClangTidyText(const std::string &Text, std::vector<Diag> &Out, std::string &Error);
+
+std::string readFile(const std::string &Path);
+std::string sanitizeTestName(const std::string &S);
+std::vector<std::string> catalogNames();
+
+} // namespace torchlint::testing

@@ -1,0 +1,359 @@
+// The corpus harness. Every case in test_corpus/<check>/*.cpp runs through BOTH front ends (the
+// torchlint CLI and clang-tidy-19 -load torchlint-tidy-plugin.so) against BOTH libtorch versions
+// (Debian's 1.13 and the 2.x headers from the torch wheel). Each must report exactly the findings
+// written inline in the case (// CHECK-MESSAGES: ...), and the two front ends must agree to the
+// letter. Cases with <case>.fixed.cpp are fixed with `torchlint --fix` and compared, and the fixed
+// file must compile against every version the case runs on.
+//
+// Speed by design: torch/torch.h is parsed once per version into a PCH (build/corpus-pch) that
+// every run shares, and each front end analyses all selected cases of a version in one batch
+// (two processes, one per core).
+#include "CorpusSupport.h"
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace torchlint::testing;
+
+namespace {
+
+std::vector<Case> &allCases() {
+  static std::vector<Case> Cases = discoverCases(TORCHLINT_SOURCE_DIR "/test_corpus");
+  return Cases;
+}
+
+struct Param {
+  const Case *C;
+  int Version;
+};
+
+std::vector<Param> params(bool FixOnly) {
+  std::vector<Param> Out;
+  for (const Case &C : allCases()) {
+    if (FixOnly && C.FixedPath.empty())
+      continue;
+    for (int V : C.Versions)
+      Out.push_back({&C, V});
+  }
+  return Out;
+}
+
+std::string paramName(const ::testing::TestParamInfo<Param> &I) {
+  return sanitizeTestName(I.param.C->Check + "__" + I.param.C->Name + "__v" + std::to_string(I.param.Version));
+}
+
+/// Which cases the current gtest filter will run, per version: only those are analysed.
+std::set<std::string> selectedCasePaths(int Version, const char *Suite) {
+  std::set<std::string> Out;
+  auto *UT = ::testing::UnitTest::GetInstance();
+  for (int I = 0; I < UT->total_test_suite_count(); ++I) {
+    const ::testing::TestSuite *S = UT->GetTestSuite(I);
+    if (std::string(S->name()).find(Suite) == std::string::npos)
+      continue;
+    for (int J = 0; J < S->total_test_count(); ++J) {
+      const ::testing::TestInfo *T = S->GetTestInfo(J);
+      if (!T->should_run())
+        continue;
+      for (const Param &P : params(std::string(Suite) == "Fix")) {
+        if (P.Version != Version)
+          continue;
+        std::string Name = std::string(S->name()) + "." + T->name();
+        if (Name.find("/" + sanitizeTestName(P.C->Check + "__" + P.C->Name + "__v" + std::to_string(Version))) !=
+            std::string::npos)
+          Out.insert(P.C->Path);
+      }
+    }
+  }
+  return Out;
+}
+
+/// Batch results per (front end, version): file -> findings.
+struct Batch {
+  std::map<std::string, std::vector<Diag>> ByFile;
+  std::string Error; // the batch itself failed
+};
+
+class Runs {
+public:
+  static Runs &get() {
+    static Runs R;
+    return R;
+  }
+
+  const Batch &cli(int Version) { return batch(Version, true); }
+  const Batch &plugin(int Version) { return batch(Version, false); }
+
+  /// --fix output of each case with a .fixed.cpp (run on a copy), per version.
+  const std::map<std::string, std::string> &fixed(int Version, std::string &Error) {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Fixed.find(Version);
+    if (It == Fixed.end()) {
+      It = Fixed.emplace(Version, std::map<std::string, std::string>()).first;
+      FixErrors[Version] = runFixes(Version, It->second);
+    }
+    Error = FixErrors[Version];
+    return It->second;
+  }
+
+  const std::string &pch(int Version, std::string &Error) {
+    std::lock_guard<std::mutex> L(PchM);
+    auto It = Pch.find(Version);
+    if (It == Pch.end()) {
+      std::string Err;
+      std::string P = buildPch(Version, Err);
+      It = Pch.emplace(Version, P).first;
+      PchErr[Version] = Err;
+    }
+    Error = PchErr[Version];
+    return It->second;
+  }
+
+private:
+  const Batch &batch(int Version, bool Cli) {
+    std::lock_guard<std::mutex> L(M);
+    auto Key = std::make_pair(Version, Cli);
+    auto It = Batches.find(Key);
+    if (It != Batches.end())
+      return It->second;
+    Batch &B = Batches[Key];
+    std::set<std::string> Sel = selectedCasePaths(Version, "Corpus");
+    std::map<std::string, std::vector<const Case *>> Groups; // by --config
+    for (const Case &C : allCases())
+      if (Sel.count(C.Path) && std::count(C.Versions.begin(), C.Versions.end(), Version))
+        Groups[C.Config].push_back(&C);
+    std::string PchErr;
+    const std::string &P = pch(Version, PchErr);
+    if (!PchErr.empty()) {
+      B.Error = PchErr;
+      return B;
+    }
+    for (auto &[Config, Cases] : Groups) {
+      // Two processes, one per core.
+      std::vector<std::vector<const Case *>> Halves(2);
+      for (size_t I = 0; I < Cases.size(); ++I)
+        Halves[I % 2].push_back(Cases[I]);
+      std::vector<std::future<CommandResult>> Futures;
+      for (auto &H : Halves) {
+        if (H.empty())
+          continue;
+        std::vector<std::string> Args;
+        if (Cli) {
+          Args = {TORCHLINT_CLI, "--format=json", "-j1", "--checks=-*,torch-*", "--quiet"};
+          if (!Config.empty())
+            Args.push_back("--config=" + Config);
+        } else {
+          Args = {TORCHLINT_CLANG_TIDY, "-load", TORCHLINT_PLUGIN, "--checks=-*,torch-*", "--quiet"};
+          if (!Config.empty())
+            Args.push_back("--config=" + Config);
+        }
+        for (const Case *C : H)
+          Args.push_back(C->Path);
+        Args.push_back("--");
+        for (const std::string &F : versionFlags(Version))
+          Args.push_back(F);
+        Args.push_back("-include-pch");
+        Args.push_back(P);
+        Futures.push_back(std::async(std::launch::async, [Args] { return runCommand(Args); }));
+      }
+      for (auto &F : Futures) {
+        CommandResult R = F.get();
+        std::vector<Diag> Ds;
+        std::string Err;
+        bool Ok = Cli ? parseCliJson(R.Stdout, Ds, Err) : parseClangTidyText(R.Stdout, Ds, Err);
+        if (!Ok || R.ExitCode < 0 || R.ExitCode > 3) {
+          B.Error += (Cli ? "torchlint" : "clang-tidy") + std::string(" failed (exit ") +
+                     std::to_string(R.ExitCode) + "): " + Err + "\n" + R.Stderr.substr(0, 4000);
+          continue;
+        }
+        for (Diag &D : Ds)
+          B.ByFile[D.File].push_back(D);
+      }
+    }
+    return B;
+  }
+
+  std::string runFixes(int Version, std::map<std::string, std::string> &Out) {
+    std::set<std::string> Sel = selectedCasePaths(Version, "Fix");
+    fs::path Dir = fs::path(TORCHLINT_BINARY_DIR) / "corpus-fix" / ("v" + std::to_string(Version));
+    std::error_code EC;
+    fs::remove_all(Dir, EC);
+    fs::create_directories(Dir);
+    std::string PchErr;
+    const std::string &P = pch(Version, PchErr);
+    if (!PchErr.empty())
+      return PchErr;
+    std::string Errors;
+    // One --fix run per (checks, config) group.
+    std::map<std::pair<std::string, std::string>, std::vector<const Case *>> Groups;
+    for (const Case &C : allCases())
+      if (!C.FixedPath.empty() && Sel.count(C.Path))
+        Groups[{C.Checks, C.Config}].push_back(&C);
+    for (auto &[Key, Cases] : Groups) {
+      std::vector<std::string> Args = {TORCHLINT_CLI, "--fix", "--quiet", "-j2", "--format=json",
+                                       "--checks=" + Key.first};
+      if (!Key.second.empty())
+        Args.push_back("--config=" + Key.second);
+      std::map<std::string, const Case *> Copies;
+      for (const Case *C : Cases) {
+        fs::path Sub = Dir / C->Check;
+        fs::create_directories(Sub);
+        fs::path Copy = Sub / (C->Name + ".cpp");
+        fs::copy_file(C->Path, Copy, fs::copy_options::overwrite_existing);
+        Copies[Copy.string()] = C;
+        Args.push_back(Copy.string());
+      }
+      Args.push_back("--");
+      for (const std::string &F : versionFlags(Version))
+        Args.push_back(F);
+      Args.push_back("-include-pch");
+      Args.push_back(P);
+      CommandResult R = runCommand(Args);
+      if (R.ExitCode < 0 || R.ExitCode > 1)
+        Errors += "torchlint --fix failed (exit " + std::to_string(R.ExitCode) + "): " + R.Stderr.substr(0, 4000);
+      for (auto &[Copy, C] : Copies)
+        Out[C->Path] = readFile(Copy);
+    }
+    return Errors;
+  }
+
+  std::mutex M, PchM;
+  std::map<std::pair<int, bool>, Batch> Batches;
+  std::map<int, std::map<std::string, std::string>> Fixed;
+  std::map<int, std::string> FixErrors;
+  std::map<int, std::string> Pch, PchErr;
+};
+
+std::string describe(const std::vector<Diag> &Ds) {
+  std::ostringstream OS;
+  for (const Diag &D : Ds)
+    OS << "    " << D.Line << ":" << D.Column << ": " << D.Level << ": " << D.Message << " [" << D.Check << "]\n";
+  return OS.str();
+}
+
+/// Findings of one case from a batch, restricted to the checks the case enables.
+std::vector<Diag> findingsFor(const Batch &B, const Case &C) {
+  std::vector<Diag> Out;
+  auto It = B.ByFile.find(C.Path);
+  if (It == B.ByFile.end())
+    return Out;
+  for (const Diag &D : It->second)
+    if (D.Check.rfind("clang-diagnostic-", 0) == 0 || globMatches(C.Checks, D.Check))
+      Out.push_back(D);
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+void expectMatches(const Case &C, const std::vector<Diag> &Got, const char *FrontEnd, int Version) {
+  std::vector<bool> Used(Got.size(), false);
+  std::string Missing, Unexpected;
+  for (const Expectation &E : C.Expected) {
+    bool Found = false;
+    for (size_t I = 0; I < Got.size(); ++I) {
+      if (Used[I] || !E.matches(Got[I]))
+        continue;
+      Used[I] = Found = true;
+      break;
+    }
+    if (!Found)
+      Missing += "    " + E.describe() + "\n";
+  }
+  for (size_t I = 0; I < Got.size(); ++I)
+    if (!Used[I])
+      Unexpected += describe({Got[I]});
+  EXPECT_TRUE(Missing.empty() && Unexpected.empty())
+      << FrontEnd << " on " << C.Path << " (libtorch " << (Version == 1 ? "1.13" : "2.x") << ")\n"
+      << (Missing.empty() ? "" : "  expected but not reported:\n" + Missing)
+      << (Unexpected.empty() ? "" : "  reported but not expected:\n" + Unexpected);
+}
+
+class Corpus : public ::testing::TestWithParam<Param> {};
+
+TEST_P(Corpus, BothFrontEndsReportExactlyTheExpectedFindings) {
+  const Case &C = *GetParam().C;
+  int V = GetParam().Version;
+  ASSERT_TRUE(C.ParseError.empty()) << C.Path << ": " << C.ParseError;
+  const Batch &Cli = Runs::get().cli(V);
+  ASSERT_TRUE(Cli.Error.empty()) << Cli.Error;
+  const Batch &Plugin = Runs::get().plugin(V);
+  ASSERT_TRUE(Plugin.Error.empty()) << Plugin.Error;
+  std::vector<Diag> A = findingsFor(Cli, C), B = findingsFor(Plugin, C);
+  expectMatches(C, A, "torchlint CLI", V);
+  expectMatches(C, B, "clang-tidy-19 -load plugin", V);
+  EXPECT_EQ(describe(A), describe(B)) << "the CLI and the plugin disagree on " << C.Path;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Corpus, ::testing::ValuesIn(params(false)), paramName);
+
+class Fix : public ::testing::TestWithParam<Param> {};
+
+TEST_P(Fix, FixItProducesTheExpectedFileWhichCompiles) {
+  const Case &C = *GetParam().C;
+  int V = GetParam().Version;
+  std::string Err;
+  const auto &Out = Runs::get().fixed(V, Err);
+  ASSERT_TRUE(Err.empty()) << Err;
+  auto It = Out.find(C.Path);
+  ASSERT_NE(It, Out.end());
+  std::string Expected = readFile(C.FixedPath);
+  EXPECT_EQ(It->second, Expected) << "torchlint --fix on " << C.Path << " differs from " << C.FixedPath;
+  EXPECT_NE(It->second, readFile(C.Path)) << "the fix changed nothing in " << C.Path;
+  // The expected fixed file compiles against this libtorch version.
+  std::string PchErr;
+  const std::string &P = Runs::get().pch(V, PchErr);
+  ASSERT_TRUE(PchErr.empty()) << PchErr;
+  std::vector<std::string> Args = {TORCHLINT_CLANGXX, "-fsyntax-only"};
+  for (const std::string &F : versionFlags(V))
+    Args.push_back(F);
+  Args.push_back("-include-pch");
+  Args.push_back(P);
+  Args.push_back(C.FixedPath);
+  CommandResult R = runCommand(Args);
+  EXPECT_EQ(R.ExitCode, 0) << C.FixedPath << " does not compile against libtorch "
+                           << (V == 1 ? "1.13" : "2.x") << ":\n"
+                           << R.Stderr.substr(0, 4000);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Fix, ::testing::ValuesIn(params(true)), paramName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Fix);
+
+// The corpus itself: every catalogued check has positive and negative cases, and every corpus
+// directory names a catalogued check.
+TEST(CorpusLayout, EveryCheckHasPositiveAndNegativeCases) {
+  std::set<std::string> Dirs;
+  for (const Case &C : allCases())
+    Dirs.insert(C.Check);
+  for (const std::string &Name : catalogNames()) {
+    bool Pos = false, Neg = false;
+    for (const Case &C : allCases()) {
+      if (C.Check != Name)
+        continue;
+      Pos |= !C.Expected.empty();
+      Neg |= C.isNegative();
+    }
+    EXPECT_TRUE(Pos) << Name << " has no corpus case with expected findings";
+    EXPECT_TRUE(Neg) << Name << " has no negative corpus case (*_ok.cpp, negative*.cpp, clean*.cpp)";
+    EXPECT_TRUE(fs::exists(fs::path(TORCHLINT_SOURCE_DIR) / "docs/checks" / (Name + ".md")))
+        << Name << " has no docs/checks/" << Name << ".md";
+  }
+  for (const std::string &D : Dirs) {
+    auto Names = catalogNames();
+    EXPECT_TRUE(std::count(Names.begin(), Names.end(), D)) << "test_corpus/" << D << " names no catalogued check";
+  }
+}
+
+TEST(CorpusLayout, NegativeCasesExpectNothing) {
+  for (const Case &C : allCases())
+    if (C.isNegative())
+      EXPECT_TRUE(C.Expected.empty()) << C.Path << " is named as a negative case but expects findings";
+}
+
+} // namespace
