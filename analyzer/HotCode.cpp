@@ -40,6 +40,13 @@ public:
                 std::vector<const FunctionDecl *> &Forwards)
       : Ctx(Ctx), Out(Out), Forwards(Forwards) {}
 
+  /// Calls of backward() / an optimizer's step(), with the loops around them.
+  std::vector<HotCodeAnalysis::CallSite> StepCalls;
+  /// Every loop with the loops around it (outermost first) and its function.
+  std::vector<std::pair<const Stmt *, HotCodeAnalysis::CallSite>> Loops;
+  /// Range-for loops over a torch::data data loader.
+  llvm::DenseSet<const Stmt *> LoaderLoops;
+
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
 
@@ -86,6 +93,12 @@ public:
     return withLoop(S, [&] { return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond()); });
   }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S, DataRecursionQueue * = nullptr) {
+    if (const Expr *R = S->getRangeInit())
+      if (const CXXRecordDecl *RD = R->getType().getNonReferenceType()->getAsCXXRecordDecl()) {
+        std::string N = RD->getQualifiedNameAsString();
+        if (llvm::StringRef(N).starts_with("torch::data::") && llvm::StringRef(N).contains("DataLoader"))
+          LoaderLoops.insert(S);
+      }
     if (S->getInit() && !TraverseStmt(S->getInit()))
       return false;
     if (!TraverseStmt(S->getRangeInit()))
@@ -101,8 +114,22 @@ public:
     const FunctionDecl *Callee = C->getDirectCallee();
     if (!Callee)
       return true;
+    if (isTrainingStepCall(Callee))
+      StepCalls.push_back({Frames.back().FD, C, Frames.back().Loops});
     record(Callee, C);
     return true;
+  }
+
+  static bool isTrainingStepCall(const FunctionDecl *F) {
+    if (!F->getDeclName().isIdentifier() || !isTorchDecl(F))
+      return false;
+    llvm::StringRef N = F->getName();
+    if (N == "backward")
+      return true;
+    if (N == "step")
+      if (const auto *M = dyn_cast<CXXMethodDecl>(F))
+        return llvm::StringRef(M->getParent()->getQualifiedNameAsString()).starts_with("torch::optim::");
+    return false;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
     if (!Frames.empty() && C->getConstructor())
@@ -119,6 +146,7 @@ private:
   template <typename F> bool withLoop(const Stmt *Loop, F Body) {
     if (Frames.empty())
       return Body();
+    Loops.push_back({Loop, {Frames.back().FD, nullptr, Frames.back().Loops}});
     Frames.back().Loops.push_back(Loop);
     bool R = Body();
     Frames.back().Loops.pop_back();
@@ -129,7 +157,7 @@ private:
     if (Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
       return;
     const Frame &F = Frames.back();
-    HotCodeAnalysis::CallSite Site{F.FD, Call, F.Loops.empty() ? nullptr : F.Loops.back()};
+    HotCodeAnalysis::CallSite Site{F.FD, Call, F.Loops};
     Out[canon(Callee)].push_back(Site);
     // Calls to a template specialization also make the template's pattern hot.
     if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern())
@@ -144,14 +172,26 @@ private:
 
 } // namespace
 
+namespace {
+// One analysis per TU. The cache entry dies with its ASTContext (addDestruction), so a later TU
+// whose ASTContext happens to get the same address never sees a stale analysis.
+thread_local ASTContext *CachedOwner = nullptr;
+thread_local HotCodeAnalysis *Cached = nullptr;
+void dropCached(void *Owner) {
+  if (Owner == CachedOwner) {
+    delete Cached;
+    Cached = nullptr;
+    CachedOwner = nullptr;
+  }
+}
+} // namespace
+
 const HotCodeAnalysis &HotCodeAnalysis::get(ASTContext &Ctx) {
-  // One analysis per TU; a new ASTContext replaces the previous one (TUs run one after another
-  // on a thread).
-  thread_local ASTContext *Owner = nullptr;
-  thread_local std::unique_ptr<HotCodeAnalysis> Cached;
-  if (Owner != &Ctx || !Cached) {
-    Cached = std::make_unique<HotCodeAnalysis>(Ctx);
-    Owner = &Ctx;
+  if (CachedOwner != &Ctx || !Cached) {
+    dropCached(CachedOwner);
+    Cached = new HotCodeAnalysis(Ctx);
+    CachedOwner = &Ctx;
+    Ctx.AddDeallocation(&dropCached, &Ctx);
   }
   return *Cached;
 }
@@ -177,6 +217,7 @@ void HotCodeAnalysis::build() {
   std::vector<const FunctionDecl *> Forwards;
   CallCollector Collector(Ctx, Callers, Forwards);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
 
   // Seeds: functions called inside a loop, and Module::forward(). Then callees of hot functions.
   std::deque<const FunctionDecl *> Work;
@@ -188,7 +229,7 @@ void HotCodeAnalysis::build() {
   std::vector<std::pair<const FunctionDecl *, const CallSite *>> LoopCalls;
   for (auto &Entry : Callers)
     for (const CallSite &S : Entry.second)
-      if (S.Loop)
+      if (hotLoop(S.Loops))
         LoopCalls.push_back({Entry.first, &S});
   std::sort(LoopCalls.begin(), LoopCalls.end(), [&](const auto &A, const auto &B) {
     return Ctx.getSourceManager().isBeforeInTranslationUnit(A.second->Call->getBeginLoc(),
@@ -196,7 +237,7 @@ void HotCodeAnalysis::build() {
   });
   for (auto &[Callee, Site] : LoopCalls) {
     std::string Why = "in " + describe(Callee) + ", called on every iteration of the loop in " +
-                      describe(Site->Caller) + " at line " + std::to_string(line(Site->Loop->getBeginLoc()));
+                      describe(Site->Caller) + " at line " + std::to_string(line(hotLoop(Site->Loops)->getBeginLoc()));
     if (HotFunctions.try_emplace(Callee, Why).second)
       Work.push_back(Callee);
   }
@@ -222,6 +263,73 @@ void HotCodeAnalysis::build() {
       }
     }
   }
+}
+
+const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) const {
+  for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+    if (!isEpochLoop(*It))
+      return *It;
+  return nullptr;
+}
+
+void HotCodeAnalysis::classifyLoops(const std::vector<CallSite> &StepCalls,
+                                    const std::vector<std::pair<const Stmt *, CallSite>> &Loops,
+                                    const llvm::DenseSet<const Stmt *> &LoaderLoops) {
+  auto Innermost = [](const CallSite &S) { return S.Loops.empty() ? nullptr : S.Loops.back(); };
+  // Functions that run a training step on every call: backward()/step() outside any loop of
+  // theirs, or a call (outside loops) to such a function.
+  llvm::DenseSet<const FunctionDecl *> DoesStep;
+  std::deque<const FunctionDecl *> Work;
+  for (const CallSite &S : StepCalls)
+    if (S.Loops.empty() && DoesStep.insert(S.Caller).second)
+      Work.push_back(S.Caller);
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.front();
+    Work.pop_front();
+    auto It = Callers.find(F);
+    if (It == Callers.end())
+      continue;
+    for (const CallSite &S : It->second)
+      if (S.Loops.empty() && DoesStep.insert(S.Caller).second)
+        Work.push_back(S.Caller);
+  }
+  // Loops that run a training step per iteration.
+  llvm::DenseSet<const Stmt *> StepLoops(LoaderLoops.begin(), LoaderLoops.end());
+  for (const CallSite &S : StepCalls)
+    if (const Stmt *L = Innermost(S))
+      StepLoops.insert(L);
+  for (auto &Entry : Callers)
+    if (DoesStep.count(Entry.first))
+      for (const CallSite &S : Entry.second)
+        if (const Stmt *L = Innermost(S))
+          StepLoops.insert(L);
+  // Functions that contain a step loop, directly or through calls.
+  llvm::DenseSet<const FunctionDecl *> HasStepLoop;
+  for (auto &[Loop, Info] : Loops)
+    if (StepLoops.count(Loop) && HasStepLoop.insert(Info.Caller).second)
+      Work.push_back(Info.Caller);
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.front();
+    Work.pop_front();
+    auto It = Callers.find(F);
+    if (It == Callers.end())
+      continue;
+    for (const CallSite &S : It->second)
+      if (HasStepLoop.insert(S.Caller).second)
+        Work.push_back(S.Caller);
+  }
+  // Epoch loops: not step loops themselves, but containing one (nested, or through a call).
+  llvm::DenseSet<const Stmt *> Contains;
+  for (auto &[Loop, Info] : Loops)
+    if (StepLoops.count(Loop))
+      Contains.insert(Info.Loops.begin(), Info.Loops.end());
+  for (auto &Entry : Callers)
+    if (HasStepLoop.count(Entry.first))
+      for (const CallSite &S : Entry.second)
+        Contains.insert(S.Loops.begin(), S.Loops.end());
+  for (const Stmt *L : Contains)
+    if (!StepLoops.count(L))
+      EpochLoops.insert(L);
 }
 
 std::optional<HotContext> HotCodeAnalysis::whyHot(const FunctionDecl *FD) const {
@@ -253,7 +361,7 @@ std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loo
       return std::nullopt;
     const DynTypedNode &P = Parents[0];
     if (const auto *PS = P.get<Stmt>()) {
-      if (!Loop && isLoop(PS) && childRunsEachIteration(PS, Prev))
+      if (!Loop && isLoop(PS) && childRunsEachIteration(PS, Prev) && !isEpochLoop(PS))
         Loop = PS;
       if (const auto *L = dyn_cast<LambdaExpr>(PS)) {
         // The lambda's own callers may make it hot; its enclosing loop may too.

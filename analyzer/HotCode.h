@@ -7,6 +7,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -43,11 +45,20 @@ public:
   struct CallSite {
     const clang::FunctionDecl *Caller; // canonical
     const clang::Expr *Call;
-    const clang::Stmt *Loop; // innermost loop in Caller around the call, or null
+    std::vector<const clang::Stmt *> Loops; // loops in Caller around the call, outermost first
   };
+
+  /// A loop whose body runs a whole training pass per iteration (it contains a loop that runs
+  /// a training step: a data-loader loop, or one calling backward() or an optimizer's step(),
+  /// directly or through helpers). Code in such a loop, outside the inner loop, runs once per
+  /// epoch: it is not hot.
+  bool isEpochLoop(const clang::Stmt *Loop) const { return EpochLoops.count(Loop); }
 
 private:
   void build();
+  void classifyLoops(const std::vector<CallSite> &StepCalls,
+                     const std::vector<std::pair<const clang::Stmt *, CallSite>> &Loops,
+                     const llvm::DenseSet<const clang::Stmt *> &LoaderLoops);
   std::optional<HotContext> hotAt(const clang::Stmt *S, const clang::Stmt *&Loop,
                                   const clang::FunctionDecl *&FD) const;
 
@@ -56,6 +67,9 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallSite>> Callers;
   // canonical function -> why it is hot (only hot functions are present)
   llvm::DenseMap<const clang::FunctionDecl *, std::string> HotFunctions;
+  llvm::DenseSet<const clang::Stmt *> EpochLoops;
+  /// The innermost loop of Loops that is not an epoch loop, or null.
+  const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };
 
 } // namespace torchlint

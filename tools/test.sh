@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# README command 2 (and .ci/run): install what is missing, build everything, run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/setup.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C build
+cd build
+ctest --output-on-failure --timeout 2400 "$@"
