@@ -2,7 +2,6 @@
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <deque>
@@ -37,8 +36,22 @@ class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
   CallCollector(ASTContext &Ctx,
                 llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out,
-                std::vector<const FunctionDecl *> &Forwards)
-      : Ctx(Ctx), Out(Out), Forwards(Forwards) {}
+                std::vector<const FunctionDecl *> &Forwards,
+                llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
+                llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf)
+      : Ctx(Ctx), Out(Out), Forwards(Forwards), Parents(Parents), BodyOf(BodyOf) {}
+
+  // Records each statement's parent (no data recursion, so every child comes through here).
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    if (!S)
+      return true;
+    if (!StmtStack.empty())
+      Parents.try_emplace(S, StmtStack.back());
+    StmtStack.push_back(S);
+    bool R = RecursiveASTVisitor::TraverseStmt(S, nullptr);
+    StmtStack.pop_back();
+    return R;
+  }
 
   /// Calls of backward() / an optimizer's step(), with the loops around them.
   std::vector<HotCodeAnalysis::CallSite> StepCalls;
@@ -59,8 +72,13 @@ public:
       if (FD->doesThisDeclarationHaveABody()) {
         if (isModuleForward(FD))
           Forwards.push_back(canon(FD));
+        if (const Stmt *Body = FD->getBody())
+          BodyOf.try_emplace(Body, FD);
         Frames.push_back({canon(FD), {}});
+        std::vector<const Stmt *> Saved;
+        Saved.swap(StmtStack); // a function body starts a new statement tree
         bool R = RecursiveASTVisitor::TraverseDecl(D);
+        StmtStack.swap(Saved);
         Frames.pop_back();
         return R;
       }
@@ -167,7 +185,10 @@ private:
   ASTContext &Ctx;
   llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out;
   std::vector<const FunctionDecl *> &Forwards;
+  llvm::DenseMap<const Stmt *, const Stmt *> &Parents;
+  llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf;
   std::vector<Frame> Frames;
+  std::vector<const Stmt *> StmtStack;
 };
 
 } // namespace
@@ -215,7 +236,7 @@ std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
 
 void HotCodeAnalysis::build() {
   std::vector<const FunctionDecl *> Forwards;
-  CallCollector Collector(Ctx, Callers, Forwards);
+  CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
 
@@ -349,62 +370,59 @@ std::optional<HotContext> HotCodeAnalysis::whyHot(const FunctionDecl *FD) const 
   return H;
 }
 
+const FunctionDecl *HotCodeAnalysis::enclosingFunction(const Stmt *S) const {
+  for (const Stmt *Cur = S; Cur; Cur = parentOf(Cur)) {
+    if (const auto *L = dyn_cast<LambdaExpr>(Cur); L && Cur != S)
+      return L->getCallOperator();
+    if (const FunctionDecl *F = BodyOf.lookup(Cur))
+      return F;
+  }
+  return nullptr;
+}
+
 std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loop,
                                                  const FunctionDecl *&FD) const {
   Loop = nullptr;
   FD = nullptr;
-  DynTypedNode Node = DynTypedNode::create(*S);
   const Stmt *Prev = S;
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return std::nullopt;
-    const DynTypedNode &P = Parents[0];
-    if (const auto *PS = P.get<Stmt>()) {
-      if (!Loop && isLoop(PS) && childRunsEachIteration(PS, Prev) && !isEpochLoop(PS))
-        Loop = PS;
-      if (const auto *L = dyn_cast<LambdaExpr>(PS)) {
-        // The lambda's own callers may make it hot; its enclosing loop may too.
-        const FunctionDecl *Op = L->getCallOperator();
-        if (!FD)
-          FD = Op;
-        if (!Loop)
-          if (auto H = whyHot(Op))
-            return H;
+  for (const Stmt *Cur = S;;) {
+    if (const FunctionDecl *F = BodyOf.lookup(Cur)) {
+      // Reached the body of F.
+      if (!FD)
+        FD = F;
+      if (Loop) {
+        HotContext H;
+        H.Why = "in the loop at line " + std::to_string(line(Loop->getBeginLoc())) + " of " + describe(F);
+        H.LoopLoc = Loop->getBeginLoc();
+        H.Function = F;
+        return H;
       }
-      Prev = PS;
-      Node = P;
-      continue;
+      return whyHot(F);
     }
-    if (const auto *D = P.get<Decl>()) {
-      if (const auto *F = dyn_cast<FunctionDecl>(D)) {
-        if (!FD)
-          FD = F;
-        const auto *M = dyn_cast<CXXMethodDecl>(F);
-        if (!Loop && M && M->getParent()->isLambda()) {
-          // A lambda's body: hot if the lambda is called from hot code, or if it is written in
-          // hot code (a lambda written in a loop body usually runs there).
-          if (auto H = whyHot(F))
-            return H;
-          Prev = nullptr;
-          Node = P;
-          continue;
-        }
-        if (Loop) {
-          HotContext H;
-          H.Why = "in the loop at line " + std::to_string(line(Loop->getBeginLoc())) + " of " + describe(F);
-          H.LoopLoc = Loop->getBeginLoc();
-          H.Function = F;
-          return H;
-        }
-        return whyHot(F);
+    const Stmt *P = parentOf(Cur);
+    if (!P)
+      return std::nullopt; // not in user code we analysed
+    if (!Loop && isLoop(P) && childRunsEachIteration(P, Cur) && !isEpochLoop(P))
+      Loop = P;
+    if (const auto *L = dyn_cast<LambdaExpr>(P)) {
+      // A lambda's body: hot when the lambda is called from hot code, or when it is written in
+      // hot code (a lambda written in a loop body usually runs there).
+      const FunctionDecl *Op = L->getCallOperator();
+      if (!FD)
+        FD = Op;
+      if (Loop) {
+        HotContext H;
+        H.Why = "in the loop at line " + std::to_string(line(Loop->getBeginLoc())) + " of " + describe(Op);
+        H.LoopLoc = Loop->getBeginLoc();
+        H.Function = Op;
+        return H;
       }
-      // VarDecl initializers, field initializers and the like: keep walking up.
-      Prev = nullptr;
-      Node = P;
-      continue;
+      if (auto H = whyHot(Op))
+        return H;
     }
-    Node = P;
+    (void)Prev;
+    Prev = Cur;
+    Cur = P;
   }
 }
 

@@ -38,6 +38,13 @@ public:
   /// The innermost loop around S within its function, or null.
   const clang::Stmt *enclosingLoop(const clang::Stmt *S) const;
 
+  /// The parent of S in user code (statements only; a function body's parent is null), built
+  /// during the analysis' own traversal of user code. Checks use this instead of
+  /// ASTContext::getParents / hasAncestor, which would build a parent map of all of libtorch.
+  const clang::Stmt *parentOf(const clang::Stmt *S) const { return Parents.lookup(S); }
+  /// The function (or lambda call operator) whose body contains S, or null outside user code.
+  const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S) const;
+
   /// "main()", "Net::forward()", "the lambda at line 12".
   std::string describe(const clang::FunctionDecl *FD) const;
   unsigned line(clang::SourceLocation Loc) const;
@@ -68,6 +75,8 @@ private:
   // canonical function -> why it is hot (only hot functions are present)
   llvm::DenseMap<const clang::FunctionDecl *, std::string> HotFunctions;
   llvm::DenseSet<const clang::Stmt *> EpochLoops;
+  llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
+  llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   /// The innermost loop of Loops that is not an epoch loop, or null.
   const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };

@@ -11,12 +11,14 @@ namespace {
 AST_MATCHER(CXXMethodDecl, isTensorMethod) {
   return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
 }
-AST_MATCHER(FunctionDecl, isUninstantiatedTemplate) {
-  // A function template (or member of a class template) that is never instantiated: its
-  // dependent `t.template item<T>()` calls are only visible here.
-  if (const FunctionTemplateDecl *T = Node.getDescribedFunctionTemplate())
+/// A function template (or member of a class template) that is never instantiated: its
+/// dependent `t.template item<T>()` calls are only visible in the template itself.
+bool isUninstantiatedTemplate(const FunctionDecl *F) {
+  if (!F)
+    return false;
+  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
     return T->specializations().empty();
-  if (const auto *M = dyn_cast<CXXMethodDecl>(&Node))
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F))
     if (const auto *CT = M->getParent()->getDescribedClassTemplate())
       return CT->specializations().empty();
   return false;
@@ -34,10 +36,9 @@ void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
       cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("call"),
       this);
   // t.template item<T>() in a template that is never instantiated.
-  Finder->addMatcher(callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item"))))),
-                              hasAncestor(functionDecl(isUninstantiatedTemplate())))
-                         .bind("dependent"),
-                     this);
+  Finder->addMatcher(
+      callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item")))))).bind("dependent"),
+      this);
 }
 
 void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
@@ -47,6 +48,8 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
     Call = Result.Nodes.getNodeAs<CallExpr>("dependent");
     const auto *ME = dyn_cast<UnresolvedMemberExpr>(Call->getCallee()->IgnoreImplicit());
     if (!ME || ME->isImplicitAccess() || !isTensorType(ME->getBaseType()))
+      return;
+    if (!isUninstantiatedTemplate(HotCodeAnalysis::get(*Result.Context).enclosingFunction(Call)))
       return;
   }
   SourceLocation Loc = Call->getExprLoc();
