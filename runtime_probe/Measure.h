@@ -1,0 +1,36 @@
+// Timing, sync counting and peak memory for one variant.
+#pragma once
+#include "probe/Probe.h"
+
+#include <optional>
+#include <string>
+
+namespace probe {
+
+struct Stats {
+  double median_ms = 0, p10_ms = 0, p90_ms = 0;
+  std::optional<double> syncs_per_step;  // CUDA only
+  std::optional<int64_t> peak_bytes;     // CUDA only
+};
+
+struct MeasureOptions {
+  int warmup_steps = 3;
+  int repetitions = 20;  // samples for median/p10/p90
+  int steps_per_rep = 5; // steps timed together (lets the host run ahead of the device)
+};
+
+/// Warm-up, then sync count and peak memory over one repetition (CUDA), then Google Benchmark
+/// with manual time: CUDA events on the GPU, std::chrono::steady_clock on the CPU.
+Stats measure(const std::string &label, Variant &v, const Ctx &ctx, const MeasureOptions &opt);
+
+/// Waits for the device (no-op on the CPU).
+void deviceSynchronize(const Ctx &ctx);
+
+/// "cuda" when this binary was built against a libtorch with CUDA.
+bool builtWithCuda();
+/// torch, CUDA runtime and device descriptions for the report.
+std::string torchVersion();
+std::optional<std::string> cudaVersion();
+std::string deviceDescription(const Ctx &ctx);
+
+} // namespace probe

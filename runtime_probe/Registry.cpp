@@ -1,0 +1,71 @@
+// Case and seed registration, and the helpers cases share.
+#include "probe/Probe.h"
+
+#include <stdexcept>
+
+namespace probe {
+
+std::vector<CaseDef> &cases() {
+  static std::vector<CaseDef> All;
+  return All;
+}
+
+std::vector<SeedDef> &seeds() {
+  static std::vector<SeedDef> All;
+  return All;
+}
+
+void registerCase(const std::string &check, const std::string &name, const std::string &what,
+                  Tolerance tol, Factory f, const char *role, const std::string &after_source) {
+  CaseDef *C = nullptr;
+  for (CaseDef &D : cases())
+    if (D.check == check && D.name == name)
+      C = &D;
+  if (!C) {
+    cases().push_back(CaseDef{check, name, what, tol, nullptr, nullptr, after_source});
+    C = &cases().back();
+  }
+  if (std::string(role) == "before")
+    C->before = std::move(f);
+  else
+    C->after = std::move(f);
+  C->after_source = after_source;
+  C->tol = tol;
+}
+
+void registerSeed(SeedDef def) { seeds().push_back(std::move(def)); }
+
+void addParameters(Outputs &out, const torch::nn::Module &m, const std::string &prefix, bool grads) {
+  for (const auto &P : m.named_parameters()) {
+    out.emplace_back(prefix + P.key(), P.value().detach());
+    if (grads && P.value().grad().defined())
+      out.emplace_back(prefix + P.key() + ".grad", P.value().grad().detach());
+  }
+}
+
+torch::Tensor randn(torch::IntArrayRef shape, const Ctx &ctx, uint64_t seed) {
+  torch::manual_seed(seed);
+  return torch::randn(shape).to(ctx.device);
+}
+
+torch::Tensor randint(int64_t low, int64_t high, torch::IntArrayRef shape, const Ctx &ctx, uint64_t seed) {
+  torch::manual_seed(seed);
+  return torch::randint(low, high, shape, torch::kLong).to(ctx.device);
+}
+
+void copyState(torch::nn::Module &to, const torch::nn::Module &from) {
+  torch::NoGradGuard NoGrad;
+  auto Src = from.named_parameters();
+  for (auto &P : to.named_parameters()) {
+    const torch::Tensor *S = Src.find(P.key());
+    if (!S)
+      throw std::runtime_error("copyState: no parameter " + P.key());
+    P.value().copy_(*S);
+  }
+  auto SrcB = from.named_buffers();
+  for (auto &B : to.named_buffers())
+    if (const torch::Tensor *S = SrcB.find(B.key()))
+      B.value().copy_(*S);
+}
+
+} // namespace probe

@@ -1,0 +1,206 @@
+#include "Report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace probe {
+
+namespace {
+
+std::string jsonString(const std::string &S) {
+  std::string O = "\"";
+  for (char C : S) {
+    switch (C) {
+    case '"': O += "\\\""; break;
+    case '\\': O += "\\\\"; break;
+    case '\n': O += "\\n"; break;
+    case '\t': O += "\\t"; break;
+    default:
+      if ((unsigned char)C < 0x20) {
+        char B[8];
+        std::snprintf(B, sizeof B, "\\u%04x", C);
+        O += B;
+      } else {
+        O += C;
+      }
+    }
+  }
+  return O + "\"";
+}
+
+std::string num(double V, int Digits = 4) {
+  if (!std::isfinite(V))
+    return "null";
+  char B[64];
+  std::snprintf(B, sizeof B, "%.*g", Digits + 2, V);
+  return B;
+}
+
+std::string statsJson(const Stats &S) {
+  std::ostringstream O;
+  O << "{\"median_ms\": " << num(S.median_ms) << ", \"p10_ms\": " << num(S.p10_ms)
+    << ", \"p90_ms\": " << num(S.p90_ms) << ", \"syncs_per_step\": "
+    << (S.syncs_per_step ? num(*S.syncs_per_step) : "null")
+    << ", \"peak_bytes\": " << (S.peak_bytes ? std::to_string(*S.peak_bytes) : "null") << "}";
+  return O.str();
+}
+
+std::string fixed(double V, int Prec) {
+  char B[64];
+  std::snprintf(B, sizeof B, "%.*f", Prec, V);
+  return B;
+}
+
+std::string ms(double V) { return V >= 100 ? fixed(V, 0) : V >= 10 ? fixed(V, 1) : fixed(V, 2); }
+
+std::string syncs(const Stats &S) { return S.syncs_per_step ? fixed(*S.syncs_per_step, 1) : "NA"; }
+
+std::string mib(const Stats &S) {
+  return S.peak_bytes ? fixed(double(*S.peak_bytes) / (1024.0 * 1024.0), 1) : "NA";
+}
+
+std::string xmlEscape(const std::string &S) {
+  std::string O;
+  for (char C : S) {
+    if (C == '<') O += "&lt;";
+    else if (C == '>') O += "&gt;";
+    else if (C == '&') O += "&amp;";
+    else if (C == '"') O += "&quot;";
+    else O += C;
+  }
+  return O;
+}
+
+} // namespace
+
+std::string toJson(const RunInfo &info, const std::vector<CaseResult> &cases, const std::vector<SeedResult> &seeds) {
+  std::ostringstream O;
+  O << "{\n  \"device\": " << jsonString(info.device) << ",\n  \"torch_version\": " << jsonString(info.torch_version)
+    << ",\n  \"cuda_version\": " << (info.cuda_version ? jsonString(*info.cuda_version) : "null")
+    << ",\n  \"cases\": [";
+  for (size_t I = 0; I < cases.size(); ++I) {
+    const CaseResult &C = cases[I];
+    O << (I ? ",\n" : "\n") << "    {\"check\": " << jsonString(C.check) << ", \"name\": " << jsonString(C.name)
+      << ",\n     \"before\": " << statsJson(C.before) << ",\n     \"after\": " << statsJson(C.after)
+      << ",\n     \"speedup\": " << (C.timed ? num(C.speedup()) : "null")
+      << ", \"equivalent\": " << (C.equivalent ? "true" : "false")
+      << ", \"after_source\": " << jsonString(C.after_source) << "}";
+  }
+  O << "\n  ],\n  \"seeds\": [";
+  for (size_t I = 0; I < seeds.size(); ++I) {
+    const SeedResult &S = seeds[I];
+    O << (I ? ",\n" : "\n") << "    {\"name\": " << jsonString(S.name) << ", \"stages\": [";
+    for (size_t J = 0; J < S.stages.size(); ++J) {
+      const StageResult &St = S.stages[J];
+      O << (J ? ",\n" : "\n") << "      {\"label\": " << jsonString(St.label)
+        << ", \"median_ms\": " << num(St.stats.median_ms) << ", \"syncs_per_step\": "
+        << (St.stats.syncs_per_step ? num(*St.stats.syncs_per_step) : "null") << "}";
+    }
+    O << "\n    ]}";
+  }
+  O << "\n  ]\n}\n";
+  return O.str();
+}
+
+std::string toMarkdown(const RunInfo &info, const std::vector<CaseResult> &cases, const std::vector<SeedResult> &seeds) {
+  std::ostringstream O;
+  O << "# torchlint runtime probe: " << (info.device == "cuda" ? "CUDA" : "CPU") << " results\n\n"
+    << "| | |\n| --- | --- |\n"
+    << "| device | " << info.device << ": " << info.device_description << " |\n"
+    << "| torch | " << info.torch_version << " |\n"
+    << "| CUDA | " << (info.cuda_version ? *info.cuda_version : std::string("none (CPU build)")) << " |\n"
+    << "| date (UTC) | " << info.date << " |\n"
+    << "| command | `" << info.command << "` |\n"
+    << "| timing | Google Benchmark, manual time (" << (info.device == "cuda" ? "CUDA events" : "steady clock")
+    << "), " << info.options.warmup_steps << " warm-up steps, " << info.options.repetitions << " repetitions of "
+    << info.options.steps_per_rep << " steps; ms per step |\n\n";
+  if (info.device != "cuda")
+    O << "**CPU run.** Host-device synchronisations cost nothing on the CPU, so the sync checks show about "
+         "1x here; these numbers check equivalence and plumbing. Syncs per step and peak memory are measured "
+         "on CUDA only (NA).\n\n";
+  if (info.quick)
+    O << "**--quick run**: few repetitions; timings are indicative only.\n\n";
+  O << "## Checks\n\n| check | case | before ms (p10-p90) | after ms (p10-p90) | speedup | syncs/step | peak MiB | "
+       "equivalent | after |\n| --- | --- | --- | --- | ---: | --- | --- | --- | --- |\n";
+  for (const CaseResult &C : cases) {
+    O << "| " << C.check << " | " << C.name << " | ";
+    if (C.timed)
+      O << ms(C.before.median_ms) << " (" << ms(C.before.p10_ms) << "-" << ms(C.before.p90_ms) << ") | "
+        << ms(C.after.median_ms) << " (" << ms(C.after.p10_ms) << "-" << ms(C.after.p90_ms) << ") | "
+        << fixed(C.speedup(), 2) << "x | " << syncs(C.before) << " → " << syncs(C.after) << " | " << mib(C.before)
+        << " → " << mib(C.after) << " | ";
+    else
+      O << "- | - | - | - | - | ";
+    O << (C.equivalent ? "yes" : "**NO**") << " (" << C.equivalence_detail << ") | " << C.after_source << " |\n";
+  }
+  O << "\n## Seed reproductions\n";
+  for (const SeedResult &S : seeds) {
+    O << "\n### " << S.name << "\n\n" << S.what << "\n\n| stage | ms/step (p10-p90) | vs first | syncs/step | "
+      "equivalent to first |\n| --- | --- | ---: | --- | --- |\n";
+    double First = S.stages.empty() ? 0 : S.stages.front().stats.median_ms;
+    for (const StageResult &St : S.stages)
+      O << "| " << St.label << " | " << ms(St.stats.median_ms) << " (" << ms(St.stats.p10_ms) << "-"
+        << ms(St.stats.p90_ms) << ") | " << fixed(St.stats.median_ms > 0 ? First / St.stats.median_ms : 0, 2)
+        << "x | " << syncs(St.stats) << " | " << (St.equivalent ? "yes" : "**NO**") << " ("
+        << St.equivalence_detail << ") |\n";
+  }
+  O << "\n## What each case does\n\n";
+  for (const CaseResult &C : cases)
+    O << "- `" << C.check << "` / " << C.name << ": " << C.what << "\n";
+  return O.str();
+}
+
+std::string toSvg(const RunInfo &info, const std::vector<CaseResult> &cases, const std::vector<SeedResult> &seeds) {
+  struct Bar {
+    std::string label;
+    double value;
+  };
+  std::vector<Bar> Bars;
+  for (const CaseResult &C : cases)
+    if (C.timed)
+      Bars.push_back({C.check + " / " + C.name, C.speedup()});
+  for (const SeedResult &S : seeds)
+    for (size_t J = 1; J < S.stages.size(); ++J)
+      if (S.stages[J].stats.median_ms > 0)
+        Bars.push_back({"seed " + S.name + ": " + S.stages[J].label,
+                        S.stages.front().stats.median_ms / S.stages[J].stats.median_ms});
+  // Log scale, 1/4x .. max(4x, best), 1x marked.
+  double Max = 4;
+  for (const Bar &B : Bars)
+    Max = std::max(Max, B.value);
+  const double Min = 0.25;
+  const int LabelW = 430, PlotW = 520, RowH = 20, Top = 50, Left = LabelW + 10;
+  const int H = Top + RowH * int(Bars.size()) + 40, W = Left + PlotW + 80;
+  auto X = [&](double V) {
+    V = std::min(std::max(V, Min), Max);
+    return Left + PlotW * (std::log(V) - std::log(Min)) / (std::log(Max) - std::log(Min));
+  };
+  std::ostringstream O;
+  O << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
+    << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    << "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">torchlint probe: speedup of the fix ("
+    << (info.device == "cuda" ? "CUDA" : "CPU") << ", log scale)</text>\n<text x=\"10\" y=\"38\">"
+    << xmlEscape(info.device_description + "; torch " + info.torch_version + "; " + info.date) << "</text>\n";
+  for (size_t I = 0; I < Bars.size(); ++I) {
+    double Y = Top + RowH * double(I);
+    double X0 = X(1.0), X1 = X(Bars[I].value);
+    const char *Color = Bars[I].value >= 1.05 ? "#2a7ab0" : Bars[I].value <= 0.95 ? "#c0504d" : "#999999";
+    O << "<text x=\"" << LabelW << "\" y=\"" << Y + 14 << "\" text-anchor=\"end\">" << xmlEscape(Bars[I].label)
+      << "</text>\n<rect x=\"" << std::min(X0, X1) << "\" y=\"" << Y + 3 << "\" width=\""
+      << std::max(1.0, std::abs(X1 - X0)) << "\" height=\"" << RowH - 6 << "\" fill=\"" << Color << "\"/>\n"
+      << "<text x=\"" << std::max(X0, X1) + 4 << "\" y=\"" << Y + 14 << "\">" << fixed(Bars[I].value, 2)
+      << "x</text>\n";
+  }
+  double Bottom = Top + RowH * double(Bars.size());
+  for (double T : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0})
+    if (T <= Max) {
+      O << "<line x1=\"" << X(T) << "\" y1=\"" << Top << "\" x2=\"" << X(T) << "\" y2=\"" << Bottom
+        << "\" stroke=\"" << (T == 1.0 ? "black" : "#dddddd") << "\"/>\n<text x=\"" << X(T) << "\" y=\""
+        << Bottom + 16 << "\" text-anchor=\"middle\">" << num(T, 2) << "x</text>\n";
+    }
+  O << "</svg>\n";
+  return O.str();
+}
+
+} // namespace probe

@@ -1,0 +1,63 @@
+// torch-data-parallel: torch::nn::parallel::data_parallel replicates the module to every device,
+// scatters the input and gathers the output on every call (single process, GIL-free but
+// serialised on one host thread); DistributedDataParallel or a plain forward on one device per
+// process avoids it. The probe has one device, where data_parallel takes its single-device path
+// (module->to(device), input.to(device) and output.to(device) per call): this measures that
+// overhead only; the replicate/scatter/gather cost needs 2+ GPUs.
+#include "probe/Models.h"
+
+#include <torch/nn/parallel/data_parallel.h>
+
+namespace {
+
+struct Common : probe::Variant {
+  probe::Ctx ctx;
+  torch::nn::Sequential net;
+  std::unique_ptr<torch::optim::SGD> opt;
+  torch::Tensor x, y, loss;
+  int steps_per_call = 1;
+
+  explicit Common(const probe::Ctx &c) : ctx(c) {
+    int64_t B = c.size(256, 64, 8), D = c.size(1024, 256, 32);
+    net = torch::nn::Sequential(torch::nn::Linear(D, D), torch::nn::ReLU(), torch::nn::Linear(D, 10));
+    net->to(c.device);
+    opt = std::make_unique<torch::optim::SGD>(net->parameters(), torch::optim::SGDOptions(0.01));
+    x = probe::randn({B, D}, c, 52);
+    y = probe::randint(0, 10, {B}, c, 53);
+  }
+  void update(const torch::Tensor &logits) {
+    loss = torch::nn::functional::cross_entropy(logits, y);
+    opt->zero_grad();
+    loss.backward();
+    opt->step();
+  }
+  probe::Outputs outputs() override {
+    probe::Outputs o{{"loss", loss.detach()}};
+    probe::addParameters(o, *net, "net.");
+    return o;
+  }
+};
+
+struct Before : Common {
+  using Common::Common;
+  void step() override {
+    std::vector<torch::Device> devices{ctx.device};
+    for (int s = 0; s < steps_per_call; ++s)
+      update(torch::nn::parallel::data_parallel(net, x, devices));
+  }
+};
+
+struct After : Common {
+  using Common::Common;
+  void step() override {
+    for (int s = 0; s < steps_per_call; ++s)
+      update(net->forward(x));
+  }
+};
+
+} // namespace
+
+PROBE_CASE("torch-data-parallel", "data-parallel-forward",
+           "MLP step; before: torch::nn::parallel::data_parallel(net, x, devices); after: net->forward(x) "
+           "(one device: measures data_parallel's per-call overhead only)",
+           Before, After, (probe::Tolerance{0, 0, "bitwise: same forward on one device"}));
