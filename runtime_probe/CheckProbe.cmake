@@ -1,3 +1,4 @@
+cmake_policy(VERSION 3.20)
 # The probe's CPU test. With PROBE: runs `PROBE --device cpu --quick --json OUT/probe.json` (which
 # exits non-zero when a case or seed stage is not equivalent), then checks the report. With JSON:
 # checks that file only. The report must have the shape issue 6 fixes:

@@ -133,13 +133,18 @@ Stats measure(const std::string &label, Variant &v, const Ctx &ctx, const Measur
     c10::DeviceIndex Dev = ctx.device.has_index() ? ctx.device.index() : c10::cuda::current_device();
     c10::cuda::CUDACachingAllocator::resetPeakStats(Dev);
     SyncCounter Counter;
-    c10::WarningHandler *Old = c10::WarningUtils::get_warning_handler();
-    c10::WarningUtils::set_warning_handler(&Counter);
+#if TORCH_VERSION_MAJOR >= 2
+    namespace WarningNs = c10::WarningUtils;
+#else
+    namespace WarningNs = c10::Warning;
+#endif
+    c10::WarningHandler *Old = WarningNs::get_warning_handler();
+    WarningNs::set_warning_handler(&Counter);
     c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_WARN);
     for (int I = 0; I < opt.steps_per_rep; ++I)
       v.step();
     c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_DISABLED);
-    c10::WarningUtils::set_warning_handler(Old);
+    WarningNs::set_warning_handler(Old);
     torch::cuda::synchronize();
     S.syncs_per_step = double(Counter.Count.load()) / opt.steps_per_rep;
     auto Stats = c10::cuda::CUDACachingAllocator::getDeviceStats(Dev);

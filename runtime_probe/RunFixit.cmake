@@ -1,3 +1,4 @@
+cmake_policy(VERSION 3.20)
 # Generates a fix-it case's "after": copies IN, runs `TORCHLINT --fix --checks=-*,CHECK` on the copy
 # and writes OUT. Fails when torchlint errors or when the fix changes nothing (the probe would
 # then time the anti-pattern against itself).

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -115,6 +116,10 @@ std::string utcNow() {
 }
 
 bool writeFile(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  std::filesystem::path Parent = std::filesystem::path(Path).parent_path();
+  if (!Parent.empty())
+    std::filesystem::create_directories(Parent, EC);
   std::ofstream O(Path);
   O << Text;
   if (!O) {
@@ -305,7 +310,9 @@ int main(int argc, char **argv) {
           V->step();
         }
         if (J == 0) {
-          Ref = V->outputs();
+          // Deep copy: outputs() may alias parameters and gradients that the timed steps update.
+          for (auto &[Name, T] : V->outputs())
+            Ref.emplace_back(Name, T.defined() ? T.detach().clone() : T);
           St.equivalent = !Ref.empty();
           St.equivalence_detail = "reference";
         } else {

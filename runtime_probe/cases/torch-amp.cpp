@@ -3,6 +3,8 @@
 // tensor cores; on the CPU autocast uses bf16 too, which is slow without AVX512-BF16/AMX.
 #include "probe/Models.h"
 
+#include <ATen/autocast_mode.h>
+
 namespace {
 
 /// Autocast for the device's type, bf16, restoring the previous state (the probe runs both

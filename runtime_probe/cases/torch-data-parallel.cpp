@@ -6,7 +6,25 @@
 // overhead only; the replicate/scatter/gather cost needs 2+ GPUs.
 #include "probe/Models.h"
 
+// data_parallel.h includes c10/cuda headers; a CPU-only libtorch (Debian's 1.13) ships them without
+// the generated cuda_cmake_macros.h, so the header does not compile there. Then "before" calls a
+// copy of data_parallel's single-device path (libtorch 1.13, torch/nn/parallel/data_parallel.h),
+// which is the only path one device takes anyway.
+#if __has_include(<c10/cuda/impl/cuda_cmake_macros.h>)
 #include <torch/nn/parallel/data_parallel.h>
+using torch::nn::parallel::data_parallel;
+#else
+namespace {
+template <typename ModuleType>
+torch::Tensor data_parallel(ModuleType module, torch::Tensor input, std::vector<torch::Device> devices) {
+  TORCH_CHECK(devices.size() == 1, "the probe's data_parallel stand-in handles one device");
+  torch::Device output_device = devices.front();
+  module->to(devices.front());
+  input = input.to(devices.front());
+  return module->forward(std::move(input)).to(output_device);
+}
+} // namespace
+#endif
 
 namespace {
 
@@ -43,7 +61,7 @@ struct Before : Common {
   void step() override {
     std::vector<torch::Device> devices{ctx.device};
     for (int s = 0; s < steps_per_call; ++s)
-      update(torch::nn::parallel::data_parallel(net, x, devices));
+      update(data_parallel(net, x, devices));
   }
 };
 
