@@ -112,13 +112,15 @@ std::string toMarkdown(const RunInfo &info, const std::vector<CaseResult> &cases
     << "| CUDA | " << (info.cuda_version ? *info.cuda_version : std::string("none (CPU build)")) << " |\n"
     << "| date (UTC) | " << info.date << " |\n"
     << "| command | `" << info.command << "` |\n"
+    << "| host load (1/5/15-min loadavg) | start " << info.load_start << "; end " << info.load_end << " |\n"
     << "| timing | Google Benchmark, manual time (" << (info.device == "cuda" ? "CUDA events" : "steady clock")
     << "), " << info.options.warmup_steps << " warm-up steps, " << info.options.repetitions << " repetitions of "
     << info.options.steps_per_rep << " steps; ms per step |\n\n";
   if (info.device != "cuda")
     O << "**CPU run.** Host-device synchronisations cost nothing on the CPU, so the sync checks show about "
          "1x here; these numbers check equivalence and plumbing. Syncs per step and peak memory are measured "
-         "on CUDA only (NA).\n\n";
+         "on CUDA only (NA). On a shared machine (see the load above) CPU timings vary by 10-20% between runs: "
+         "read speedups within 0.85x-1.15x as no difference.\n\n";
   if (info.quick)
     O << "**--quick run**: few repetitions; timings are indicative only.\n\n";
   O << "## Checks\n\n| check | case | before ms (p10-p90) | after ms (p10-p90) | speedup | syncs/step | peak MiB | "

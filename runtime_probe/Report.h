@@ -37,6 +37,7 @@ struct RunInfo {
   std::optional<std::string> cuda_version;
   std::string date; // UTC, ISO 8601
   std::string command;
+  std::string load_start, load_end; // /proc/loadavg (shared machines make CPU timings noisy)
   bool quick = false;
   MeasureOptions options;
 };

@@ -108,6 +108,14 @@ std::unique_ptr<Variant> build(const Factory &F, const Ctx &C) {
   return F(C);
 }
 
+std::string loadAverage() {
+  std::ifstream In("/proc/loadavg");
+  std::string A, B, C;
+  if (!(In >> A >> B >> C))
+    return "unknown";
+  return A + " " + B + " " + C;
+}
+
 std::string utcNow() {
   std::time_t T = std::time(nullptr);
   char B[32];
@@ -251,6 +259,7 @@ int main(int argc, char **argv) {
   Info.date = utcNow();
   Info.command = Command;
   Info.quick = Quick;
+  Info.load_start = loadAverage();
   Info.options = Opt;
 
   bool AllOk = true;
@@ -336,6 +345,7 @@ int main(int argc, char **argv) {
     std::cerr << "torchlint-probe: no case matches '" << Glob << "'\n";
     return 2;
   }
+  Info.load_end = loadAverage();
   bool Wrote = writeFile(JsonPath, toJson(Info, CaseResults, SeedResults)) &&
                writeFile(MdPath, toMarkdown(Info, CaseResults, SeedResults)) &&
                writeFile(SvgPath, toSvg(Info, CaseResults, SeedResults));
