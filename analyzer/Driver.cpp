@@ -3,8 +3,11 @@
 // clang-tidy's export-fixes YAML.
 #include "ApplyFixes.h"
 #include "Catalog.h"
+#include "FileHashes.h"
 #include "Findings.h"
+#include "InputCheck.h"
 #include "TorchInstall.h"
+#include "VerifyFixes.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -50,6 +53,9 @@ cl::opt<std::string> Output("output", cl::desc("Write the report to this file in
                             cl::value_desc("file"), cl::cat(Category));
 cl::alias OutputA("o", cl::aliasopt(Output), cl::desc("Alias for --output"));
 cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fix-its in place"), cl::cat(Category));
+cl::opt<bool> Verify("verify", cl::desc("With --fix: recompile each fixed file's translation unit and undo "
+                                        "the fixes of one that no longer compiles"),
+                     cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks", cl::desc("List the checks with their level and summary"),
                          cl::cat(Category));
 cl::opt<std::string> Explain("explain", cl::desc("Print the documentation of a check"),
@@ -181,6 +187,9 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
     DB = std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
   }
   auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
+  // No "N warnings generated." on stderr (findings are reported by torchlint, not by clang).
+  Adjusted->appendArgumentsAdjuster(
+      tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
   // Our binary does not live next to clang's builtin headers: point at them.
   Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef) {
     for (const std::string &A : Args)
@@ -323,48 +332,69 @@ int main(int argc, const char **argv) {
     warnUnknownChecks(checksGlob());
 
   torchlint::RunResult R;
-  std::vector<std::string> Inputs;
-  for (const std::string &F : Files) {
-    if (!sys::fs::exists(F)) {
-      R.Errors.push_back("'" + F + "': no such file");
-      continue;
-    }
-    if (sys::fs::is_directory(F)) {
-      R.Errors.push_back("'" + F + "': is a directory");
-      continue;
-    }
-    SmallString<256> Abs(F);
-    sys::fs::make_absolute(Abs);
-    sys::path::remove_dots(Abs, true);
-    Inputs.push_back(std::string(Abs));
-  }
+  std::vector<std::string> Inputs =
+      torchlint::checkInputs(Files, {BuildPath.getValue(), Fixed != nullptr}, R);
+  if (!Worker)
+    for (const std::string &W : torchlint::unknownChecksInConfigFiles(Inputs))
+      errs() << "torchlint: warning: " << W << "\n";
+  // What the analysis read, for --fix to refuse files changed since.
+  torchlint::FileHashes Seen;
+  if (Fix && !Worker)
+    for (const std::string &F : Inputs)
+      Seen.recordFromDisk(F);
+  std::unique_ptr<tooling::CompilationDatabase> DB;
 
   unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   N = std::min<unsigned>(N, Inputs.size());
   if (!Inputs.empty() && N > 1 && !Worker) {
     runWorkers(Inputs, N, ExtraArgs, R);
+    // The workers' headers were read in other processes: hash them now (weaker; see
+    // docs/reliability.md).
+    if (Fix)
+      for (const torchlint::Finding &F : R.Findings)
+        for (const torchlint::Replacement &Rp : F.Fixes)
+          if (!Seen.lookup(Rp.File))
+            Seen.recordFromDisk(Rp.File);
   } else if (!Inputs.empty()) {
-    auto DB = makeDatabase(std::move(Fixed), R);
+    DB = makeDatabase(std::move(Fixed), R);
     auto Provider = makeOptionsProvider();
     if (!Provider)
       return 2;
     if (DB) {
       tidy::ClangTidyContext Context(std::move(Provider));
-      auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+      IntrusiveRefCntPtr<vfs::FileSystem> Real = vfs::getRealFileSystem();
+      if (Fix && !Worker)
+        Real = makeIntrusiveRefCnt<torchlint::HashingFileSystem>(Real, Seen);
+      auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
       std::vector<tidy::ClangTidyError> Errors =
           tidy::runClangTidy(Context, *DB, Inputs, BaseFS, /*ApplyAnyFix=*/true);
       collect(Errors, R);
       R.FilesAnalyzed += Inputs.size();
     }
   }
+  torchlint::collapseCompilerErrors(R);
   R.sort();
 
   if (Fix && !Worker) {
-    torchlint::FixReport FR = torchlint::applyFixes(R);
+    torchlint::FixReport FR = torchlint::applyFixes(R, &Seen);
     for (const std::string &C : FR.Conflicts)
       errs() << "torchlint: warning: " << C << "\n";
     for (const std::string &E : FR.Errors)
       R.Errors.push_back("--fix: " + E);
+    if (Verify && !FR.FilesChanged.empty()) {
+      if (!DB)
+        DB = makeDatabase(std::move(Fixed), R);
+      if (DB) {
+        torchlint::VerifyReport VR = torchlint::verifyFixes(FR, Inputs, *DB);
+        for (const std::string &W : VR.Restored)
+          errs() << "torchlint: warning: --verify: " << W << "\n";
+        for (const std::string &E : VR.Errors)
+          R.Errors.push_back("--verify: " + E);
+        if (!Quiet)
+          errs() << "torchlint: --verify recompiled " << VR.Compiled << " translation unit"
+                 << (VR.Compiled == 1 ? "" : "s") << ", undid the fixes in " << VR.Restored.size() << "\n";
+      }
+    }
     if (!Quiet)
       errs() << "torchlint: applied " << FR.Applied << (FR.Applied == 1 ? " fix" : " fixes") << " in "
              << FR.FilesChanged.size() << (FR.FilesChanged.size() == 1 ? " file" : " files") << "\n";

@@ -1,0 +1,230 @@
+// A few hundred lines that look like libtorch to torchlint's analyses (at::Tensor, c10::Device,
+// c10::TensorOptions, torch::nn::Module, the tensor factories, TORCH_VERSION_*), so the fuzzer can
+// exercise every check without parsing the real torch/torch.h (~10 s per TU). Served in memory as
+// <torch/torch.h> (and a few other torch/ headers) by torchlint_fuzz; also used by the reliability
+// tests. It is not libtorch: only declarations, nothing here has to link.
+#pragma once
+#define TORCH_VERSION_MAJOR 2
+#define TORCH_VERSION_MINOR 15
+#define TORCH_VERSION_PATCH 0
+typedef decltype(sizeof(0)) size_t;
+namespace std {
+template <class T> struct initializer_list {
+  const T *b; size_t n;
+  const T *begin() const { return b; }
+  const T *end() const { return b + n; }
+  size_t size() const { return n; }
+};
+template <class T> struct vector {
+  T *b, *e;
+  vector() {}
+  vector(initializer_list<T>) {}
+  T *begin() { return b; }
+  T *end() { return e; }
+  const T *begin() const { return b; }
+  const T *end() const { return e; }
+  size_t size() const { return e - b; }
+  T &operator[](size_t i) { return b[i]; }
+  void push_back(const T &) {}
+};
+struct string {
+  string() {}
+  string(const char *) {}
+  const char *c_str() const { return ""; }
+};
+template <class T> using basic_string = string;
+template <class T> struct shared_ptr {
+  T *p;
+  T *operator->() const { return p; }
+  T &operator*() const { return *p; }
+};
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+template <class T> T &&move(T &t) { return static_cast<T &&>(t); }
+struct ostream {};
+extern ostream cout;
+ostream &operator<<(ostream &, const char *);
+ostream &operator<<(ostream &, double);
+ostream &operator<<(ostream &, int);
+} // namespace std
+namespace c10 {
+enum class DeviceType : signed char { CPU = 0, CUDA = 1, MPS = 13 };
+constexpr DeviceType kCPU = DeviceType::CPU;
+constexpr DeviceType kCUDA = DeviceType::CUDA;
+enum class ScalarType : signed char { Float, Double, Half, BFloat16, Long, Int, Bool };
+constexpr ScalarType kFloat = ScalarType::Float;
+constexpr ScalarType kLong = ScalarType::Long;
+constexpr ScalarType kHalf = ScalarType::Half;
+struct Device {
+  Device(DeviceType t, int index = -1);
+  Device(const std::string &s);
+  Device(const char *s);
+  bool is_cuda() const;
+  bool is_cpu() const;
+};
+struct TensorOptions {
+  TensorOptions();
+  TensorOptions(ScalarType);
+  TensorOptions(Device);
+  TensorOptions(DeviceType);
+  TensorOptions device(Device) const;
+  TensorOptions dtype(ScalarType) const;
+  TensorOptions requires_grad(bool = true) const;
+  TensorOptions pinned_memory(bool = true) const;
+};
+struct Scalar {
+  Scalar(double);
+  Scalar(int);
+  double toDouble() const;
+  float toFloat() const;
+  long toLong() const;
+};
+using IntArrayRef = std::initializer_list<long>;
+} // namespace c10
+namespace at {
+using c10::Device;
+using c10::DeviceType;
+using c10::IntArrayRef;
+using c10::Scalar;
+using c10::ScalarType;
+using c10::TensorOptions;
+using c10::kCPU;
+using c10::kCUDA;
+using c10::kFloat;
+using c10::kLong;
+class TensorBase {
+public:
+  long numel() const;
+  long dim() const;
+  Device device() const;
+  bool is_cuda() const;
+  bool defined() const;
+};
+class Tensor : public TensorBase {
+public:
+  Tensor();
+  Scalar item() const;
+  template <class T> T item() const;
+  Tensor cuda(bool non_blocking = false) const;
+  Tensor cpu() const;
+  Tensor to(TensorOptions options, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor detach() const;
+  Tensor clone() const;
+  Tensor sum() const;
+  Tensor mean() const;
+  Tensor backward() const;
+  Tensor view(IntArrayRef) const;
+  Tensor contiguous() const;
+  Tensor index(std::initializer_list<long>) const;
+  Tensor &zero_();
+  Tensor &add_(const Tensor &);
+  template <class T> T *data_ptr() const;
+  template <class T> T *accessor() const;
+  Tensor operator[](long) const;
+  Tensor &operator+=(const Tensor &);
+  Tensor &operator+=(double);
+  bool equal(const Tensor &) const;
+  long size(long dim) const;
+  std::vector<long> sizes() const;
+};
+Tensor operator+(const Tensor &, const Tensor &);
+Tensor operator*(const Tensor &, const Tensor &);
+Tensor operator*(const Tensor &, double);
+Tensor operator-(const Tensor &, const Tensor &);
+Tensor operator>(const Tensor &, double);
+#define TORCHLINT_MINI_FACTORY(name)                                                              \
+  Tensor name(IntArrayRef size, TensorOptions options = {});
+TORCHLINT_MINI_FACTORY(rand)
+TORCHLINT_MINI_FACTORY(randn)
+TORCHLINT_MINI_FACTORY(zeros)
+TORCHLINT_MINI_FACTORY(ones)
+TORCHLINT_MINI_FACTORY(empty)
+#undef TORCHLINT_MINI_FACTORY
+Tensor full(IntArrayRef size, Scalar fill, TensorOptions options = {});
+Tensor arange(Scalar end, TensorOptions options = {});
+Tensor eye(long n, TensorOptions options = {});
+Tensor randint(long high, IntArrayRef size, TensorOptions options = {});
+Tensor tensor(std::initializer_list<double> values, TensorOptions options = {});
+Tensor cat(std::initializer_list<Tensor>, long dim = 0);
+Tensor stack(std::initializer_list<Tensor>, long dim = 0);
+Tensor matmul(const Tensor &, const Tensor &);
+Tensor relu(const Tensor &);
+} // namespace at
+namespace torch {
+using namespace at;
+using at::Tensor;
+using c10::Device;
+using c10::DeviceType;
+using c10::TensorOptions;
+using c10::kCPU;
+using c10::kCUDA;
+using c10::kFloat;
+using c10::kLong;
+using c10::kHalf;
+Tensor rand(IntArrayRef size, TensorOptions options = {});
+Tensor randn(IntArrayRef size, TensorOptions options = {});
+Tensor zeros(IntArrayRef size, TensorOptions options = {});
+Tensor ones(IntArrayRef size, TensorOptions options = {});
+Tensor empty(IntArrayRef size, TensorOptions options = {});
+Tensor full(IntArrayRef size, Scalar fill, TensorOptions options = {});
+Tensor arange(Scalar end, TensorOptions options = {});
+Tensor tensor(std::initializer_list<double> values, TensorOptions options = {});
+struct NoGradGuard {
+  NoGradGuard();
+  ~NoGradGuard();
+};
+namespace nn {
+class Module {
+public:
+  virtual ~Module();
+  template <class M> std::shared_ptr<M> register_module(const char *, std::shared_ptr<M>);
+  Tensor register_parameter(const char *, Tensor);
+  void to(Device);
+  void train(bool on = true);
+  void eval();
+  std::vector<Tensor> parameters() const;
+};
+struct LinearImpl : Module {
+  LinearImpl(long in, long out);
+  Tensor forward(const Tensor &);
+};
+struct Linear {
+  Linear(long in, long out);
+  LinearImpl *operator->();
+};
+namespace functional {
+Tensor relu(const Tensor &);
+Tensor cross_entropy(const Tensor &, const Tensor &);
+Tensor mse_loss(const Tensor &, const Tensor &);
+} // namespace functional
+} // namespace nn
+namespace optim {
+struct SGDOptions {
+  SGDOptions(double lr);
+};
+struct Optimizer {
+  void zero_grad();
+  void step();
+};
+struct SGD : Optimizer {
+  SGD(std::vector<Tensor> params, SGDOptions options);
+};
+struct Adam : Optimizer {
+  Adam(std::vector<Tensor> params, double lr);
+};
+} // namespace optim
+namespace data {
+struct Example {
+  Tensor data, target;
+};
+struct DataLoader {
+  Example *begin();
+  Example *end();
+};
+} // namespace data
+namespace cuda {
+bool is_available();
+void synchronize();
+} // namespace cuda
+} // namespace torch

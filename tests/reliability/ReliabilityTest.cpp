@@ -1,0 +1,264 @@
+// Bad input and --fix safety, end to end: torchlint runs as a subprocess on small inputs that
+// need no real libtorch headers (the stub <torch/torch.h> of the fuzzer), so the suite takes
+// seconds. Each row of the tables states the exit code and the one line that must name the file.
+#include "TestUtil.h"
+#include "llvm/Support/JSON.h"
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+using namespace torchlint::test;
+
+namespace {
+
+// A training loop with one torch-sync-item finding (line 6) and one fixable
+// torch-create-then-move finding (line 5) under the stub headers.
+const char TrainLoop[] = R"cpp(#include <torch/torch.h>
+int main() {
+  float total = 0;
+  for (int i = 0; i < 10; ++i) {
+    auto x = torch::rand({4}).cuda();
+    total += x.sum().item<float>();
+  }
+  return total > 0;
+}
+)cpp";
+
+struct BadInput {
+  const char *Name;
+  /// Files to create: name, content ("<dir>" makes a directory, "<fifo>" a named pipe).
+  std::vector<std::pair<const char *, std::string>> Files;
+  const char *Args; // after torchlint; $F stands for the stub flags
+  int RC;
+  const char *Line;     // a line of the output must contain this ...
+  unsigned LineCount;   // ... exactly this many times (0: don't count)
+  const char *Absent = nullptr; // must not appear
+};
+
+std::string expand(std::string Args, const Scratch &S) {
+  size_t P;
+  while ((P = Args.find("$F")) != std::string::npos)
+    Args.replace(P, 2, S.flags());
+  return Args;
+}
+
+std::string binaryBytes() {
+  std::string B = "\x7f" "ELF\x02\x01\x01";
+  B += std::string(64, '\0');
+  for (int I = 0; I < 2000; ++I)
+    B += char(I * 37);
+  return B;
+}
+
+std::string manyErrors() {
+  std::string S;
+  for (int I = 0; I < 50; ++I)
+    S += "int f" + std::to_string(I) + "() { return }\n";
+  return S;
+}
+
+const BadInput BadInputs[] = {
+    {"EmptyFileIsClean", {{"empty.cpp", ""}}, "empty.cpp -- $F", 0, nullptr, 0, "error"},
+    {"MissingFile", {}, "nope.cpp -- $F", 2, "torchlint: error: 'nope.cpp': no such file", 1},
+    {"Directory", {{"dir", "<dir>"}}, "dir -- $F", 2, "'dir': is a directory", 1},
+    {"BinaryFile", {{"bin.cpp", binaryBytes()}}, "bin.cpp -- $F", 2, "'bin.cpp': binary file", 1},
+    {"Fifo", {{"pipe.cpp", "<fifo>"}}, "pipe.cpp -- $F", 2, "'pipe.cpp': not a regular file", 1},
+    {"SyntaxError", {{"syntax.cpp", "int main() { return 0 }\n"}}, "syntax.cpp -- $F", 2,
+     "syntax.cpp:1:22: error: expected ';' after return statement", 1},
+    {"ManySyntaxErrorsAreOneLine", {{"many.cpp", manyErrors()}}, "many.cpp -- $F", 2,
+     "(and 19 more errors in this file)", 1},
+    {"MissingHeader", {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}}, "hdr.cpp -- $F", 2,
+     "hdr.cpp:1:10: error: 'nothere.h' file not found", 1},
+    {"NonUtf8IsClean",
+     {{"latin.cpp", "// caf\xe9 \xff\xfe\nint f() { return 1; }\nconst char *s = \"\xe9\xff\";\n"}},
+     "latin.cpp -- $F", 0, nullptr, 0, "error"},
+    {"NonUtf8Json",
+     {{"latin.cpp", "// caf\xe9\n#include <torch/torch.h>\nvoid g(torch::Tensor t) {\n"
+                    "  for (int i = 0; i < 2; ++i) { float v = t.item<float>(); (void)v; } }\n"}},
+     "latin.cpp --format=json -- $F", 1, "\"torch-sync-item\"", 0},
+    {"EmptyDatabase", {{"a.cpp", "int a;\n"}, {"db/compile_commands.json", "[]\n"}}, "-p db a.cpp", 2,
+     "'db/compile_commands.json': the compilation database has no entries", 1},
+    {"MalformedDatabase",
+     {{"a.cpp", "int a;\n"}, {"db/compile_commands.json", "[{\"directory\": \"/tmp\", \"file\": \n"}},
+     "-p db a.cpp", 2, "'db/compile_commands.json': cannot read the compilation database", 1},
+    {"MalformedDatabaseNextToSource",
+     {{"src/a.cpp", "int a;\n"}, {"src/compile_commands.json", "{ not json"}}, "src/a.cpp", 2,
+     "compile_commands.json': cannot read the compilation database", 1},
+    {"FileMissingFromDatabase",
+     {{"a.cpp", "int a;\n"},
+      {"b.cpp", "int b;\n"},
+      {"db/compile_commands.json", "[{\"directory\": \"..\", \"file\": \"a.cpp\", \"command\": \"c++ -c a.cpp\"}]\n"}},
+     "-p db a.cpp b.cpp", 2, "'b.cpp': not in the compilation database", 1, "'a.cpp'"},
+    {"NoSuchBuildDirectory", {{"a.cpp", "int a;\n"}}, "-p nodir a.cpp", 2,
+     "'nodir': no such build directory", 1},
+    {"BuildDirectoryWithoutDatabase", {{"a.cpp", "int a;\n"}, {"bdir", "<dir>"}}, "-p bdir a.cpp", 2,
+     "'bdir': no compile_commands.json or compile_flags.txt", 1},
+    {"UnknownCheckInFlagIsAWarning", {{"a.cpp", "int a;\n"}}, "a.cpp --checks=-*,torch-sync-itme -- $F", 0,
+     "warning: unknown check 'torch-sync-itme' in --checks", 1},
+    {"UnknownCheckInClangTidyIsAWarning",
+     {{"src/a.cpp", "int a;\n"}, {"src/.clang-tidy", "Checks: '-*,torch-sync-itme,readability-foo'\n"}},
+     "src/a.cpp -- $F", 0, "warning: unknown check 'torch-sync-itme' in ", 1, "readability-foo"},
+    {"FindingsAndBadInputIsThree", {{"train.cpp", TrainLoop}}, "train.cpp nope.cpp -- $F", 3,
+     "'nope.cpp': no such file", 1},
+    {"FindingsAndBadInputInWorkersIsThree", {{"train.cpp", TrainLoop}, {"bin.cpp", binaryBytes()}, {"c.cpp", "int c;\n"}},
+     "-j 2 train.cpp bin.cpp c.cpp -- $F", 3, "'bin.cpp': binary file", 1},
+    {"FindingsOnly", {{"train.cpp", TrainLoop}}, "train.cpp -- $F", 1, "[torch-sync-item]", 1},
+};
+
+class BadInputTest : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputTest, OneLineNamingTheFile) {
+  const BadInput &C = GetParam();
+  Scratch S;
+  for (auto &[Name, Content] : C.Files) {
+    if (Content == "<dir>")
+      llvm::sys::fs::create_directories(S.path(Name));
+    else if (Content == "<fifo>")
+      ASSERT_EQ(0, mkfifo(S.path(Name).c_str(), 0644));
+    else
+      S.write(Name, Content);
+  }
+  Result R = S.torchlint(expand(C.Args, S), /*TimeoutS=*/60);
+  SCOPED_TRACE("stdout:\n" + R.Out + "\nstderr:\n" + R.Err);
+  EXPECT_EQ(C.RC, R.RC);
+  if (C.Line) {
+    if (C.LineCount)
+      EXPECT_EQ(C.LineCount, R.linesWith(C.Line)) << C.Line;
+    else
+      EXPECT_NE(0u, R.linesWith(C.Line)) << C.Line;
+  }
+  if (C.Absent)
+    EXPECT_EQ(0u, R.linesWith(C.Absent)) << C.Absent;
+  // Never a crash: no stack dump, no sanitizer report.
+  EXPECT_EQ(0u, R.linesWith("Stack dump")) << "crashed";
+  EXPECT_EQ(0u, R.linesWith("Sanitizer")) << "sanitizer report";
+  if (R.RC & 2) {
+    // Every error line names something: "torchlint: error: '<file>': ..." or "<file>:L:C: error:".
+    llvm::SmallVector<llvm::StringRef> Lines;
+    llvm::StringRef(R.all()).split(Lines, '\n');
+    for (llvm::StringRef L : Lines)
+      if (L.contains("error:"))
+        EXPECT_TRUE(L.starts_with("torchlint: error: '") || L.contains(".cpp:")) << L.str();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, BadInputTest, ::testing::ValuesIn(BadInputs),
+                         [](const ::testing::TestParamInfo<BadInput> &I) { return std::string(I.param.Name); });
+
+TEST(BadInput, NonUtf8JsonIsValidJson) {
+  Scratch S;
+  S.write("latin.cpp", "#include <torch/torch.h>\n// caf\xe9\nvoid g(torch::Tensor t, const char *d) {\n"
+                       "  for (int i = 0; i < 2; ++i) { auto x = torch::zeros({1}).to(\"cu\xe9\"); (void)x; }\n}\n");
+  Result R = S.torchlint("latin.cpp --format=json -- " + S.flags());
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(static_cast<bool>(V)) << llvm::toString(V.takeError()) << "\n" << R.Out;
+  EXPECT_EQ(1, R.RC) << R.all();
+}
+
+// ---- --fix ----------------------------------------------------------------------------------
+
+TEST(Fix, AppliesOnceAndIsIdempotent) {
+  Scratch S;
+  std::string F = S.write("train.cpp", TrainLoop);
+  Result R1 = S.torchlint("--fix train.cpp -- " + S.flags());
+  EXPECT_EQ(1, R1.RC) << R1.all();
+  std::string After1 = readFile(F);
+  EXPECT_NE(After1, TrainLoop);
+  EXPECT_EQ(std::string::npos, After1.find(".cuda()")) << After1;
+  // The fixed file still compiles, and a second --fix changes nothing.
+  Result C = S.sh(std::string("'") + TORCHLINT_CLANGXX + "' -fsyntax-only " + S.flags() + " train.cpp");
+  EXPECT_EQ(0, C.RC) << C.all() << After1;
+  Result R2 = S.torchlint("--fix train.cpp -- " + S.flags());
+  EXPECT_EQ(1, R2.RC) << R2.all(); // the item() finding has no fix and stays
+  EXPECT_EQ(After1, readFile(F));
+  EXPECT_NE(0u, R2.linesWith("applied 0 fixes in 0 files")) << R2.all();
+}
+
+TEST(Fix, KeepsPermissionsAndLeavesNoTemporaryFiles) {
+  Scratch S;
+  std::string F = S.write("train.cpp", TrainLoop);
+  ASSERT_EQ(0, chmod(F.c_str(), 0640));
+  Result R = S.torchlint("--fix train.cpp -- " + S.flags());
+  EXPECT_EQ(1, R.RC) << R.all();
+  struct stat St;
+  ASSERT_EQ(0, stat(F.c_str(), &St));
+  EXPECT_EQ(0640u, St.st_mode & 0777);
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(S.path(""), EC), End; It != End && !EC; It.increment(EC))
+    EXPECT_EQ(std::string::npos, It->path().find(".torchlint-")) << It->path();
+}
+
+TEST(Fix, RefusesReadOnlyFile) {
+  Scratch S;
+  std::string F = S.write("train.cpp", TrainLoop);
+  ASSERT_EQ(0, chmod(F.c_str(), 0444));
+  Result R = S.torchlint("--fix train.cpp -- " + S.flags());
+  EXPECT_EQ(3, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("train.cpp: file is read-only; not fixed")) << R.all();
+  EXPECT_EQ(TrainLoop, readFile(F));
+}
+
+TEST(Fix, VerifyKeepsFixesThatCompile) {
+  Scratch S;
+  std::string F = S.write("train.cpp", TrainLoop);
+  Result R = S.torchlint("--fix --verify train.cpp -- " + S.flags());
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_NE(0u, R.linesWith("--verify recompiled 1 translation unit, undid the fixes in 0")) << R.all();
+  EXPECT_EQ(std::string::npos, readFile(F).find(".cuda()"));
+}
+
+TEST(Fix, VerifyRestoresAFileThatNoLongerCompiles) {
+  Scratch S;
+  // A libtorch look-alike without torch::TensorOptions: the create-then-move fix (which spells
+  // torch::TensorOptions) cannot compile here, so --verify must undo it.
+  std::string Mini = readFile(TORCHLINT_MINI_TORCH);
+  size_t P = Mini.find("using c10::TensorOptions;\nusing c10::kCPU;\nusing c10::kCUDA;\nusing c10::kFloat;\nusing c10::kLong;\nusing c10::kHalf;");
+  ASSERT_NE(std::string::npos, P);
+  Mini.replace(P, std::string("using c10::TensorOptions;\n").size(), "");
+  S.write("include/torchlint_mini.h", Mini);
+  std::string F = S.write("train.cpp", TrainLoop);
+  Result R = S.torchlint("--fix --verify train.cpp -- " + S.flags());
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("train.cpp: fixes undone: ")) << R.all();
+  EXPECT_EQ(TrainLoop, readFile(F));
+  // Without --verify the broken fix is written (this is what --verify guards against).
+  Result R2 = S.torchlint("--fix train.cpp -- " + S.flags());
+  EXPECT_NE(TrainLoop, readFile(F)) << R2.all();
+}
+
+TEST(Fix, ManyFilesInWorkers) {
+  Scratch S;
+  std::string Args = "--fix -j 2";
+  for (int I = 0; I < 4; ++I)
+    Args += " t" + std::to_string(I) + ".cpp", S.write("t" + std::to_string(I) + ".cpp", TrainLoop);
+  Result R = S.torchlint(Args + " -- " + S.flags());
+  EXPECT_EQ(1, R.RC) << R.all();
+  for (int I = 0; I < 4; ++I)
+    EXPECT_EQ(std::string::npos, readFile(S.path("t" + std::to_string(I) + ".cpp")).find(".cuda()"));
+  Result R2 = S.torchlint(Args + " -- " + S.flags());
+  EXPECT_NE(0u, R2.linesWith("applied 0 fixes in 0 files")) << R2.all();
+}
+
+// ---- fuzzer regressions -----------------------------------------------------------------------
+
+TEST(FuzzRegressions, NoCrash) {
+  // Every reproducer the fuzzer found (fuzz/regressions/*) runs through the CLI without a crash:
+  // exit 0 to 3 and no stack dump.
+  std::error_code EC;
+  unsigned N = 0;
+  for (llvm::sys::fs::directory_iterator It(TORCHLINT_FUZZ_REGRESSIONS, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (llvm::sys::path::filename(It->path()).starts_with("."))
+      continue;
+    Scratch S;
+    S.write("input.cpp", readFile(It->path()));
+    Result R = S.torchlint("--fix input.cpp -- " + S.flags(), 60);
+    EXPECT_GE(R.RC, 0) << It->path() << "\n" << R.all();
+    EXPECT_LE(R.RC, 3) << It->path() << "\n" << R.all();
+    EXPECT_EQ(0u, R.linesWith("Stack dump")) << It->path();
+    ++N;
+  }
+  EXPECT_GT(N, 0u) << "no reproducers in " << TORCHLINT_FUZZ_REGRESSIONS;
+}
+
+} // namespace
