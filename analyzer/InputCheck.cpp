@@ -194,11 +194,17 @@ std::vector<std::string> unknownChecksInConfigFiles(const std::vector<std::strin
 
 void collapseCompilerErrors(RunResult &R) {
   std::map<std::string, std::pair<size_t, unsigned>> First; // file -> (index, more)
+  unsigned TooMany = 0;
   std::vector<Finding> Kept;
   Kept.reserve(R.Findings.size());
   for (Finding &F : R.Findings) {
     if (!F.isCompilerError()) {
       Kept.push_back(std::move(F));
+      continue;
+    }
+    // "too many errors emitted, stopping now" (no location) only says that more were dropped.
+    if (F.File.empty() && llvm::StringRef(F.Message).starts_with("too many errors emitted")) {
+      ++TooMany;
       continue;
     }
     auto [It, New] = First.try_emplace(F.File, Kept.size(), 0u);
@@ -208,9 +214,9 @@ void collapseCompilerErrors(RunResult &R) {
       ++It->second.second;
   }
   for (auto &[File, IM] : First)
-    if (IM.second)
-      Kept[IM.first].Message += " (and " + std::to_string(IM.second) + " more error" +
-                                (IM.second == 1 ? "" : "s") + " in this file)";
+    if (IM.second || TooMany)
+      Kept[IM.first].Message += " (and " + std::to_string(IM.second) + (TooMany ? " or more" : " more") +
+                                " error" + (IM.second == 1 && !TooMany ? "" : "s") + " in this file)";
   R.Findings = std::move(Kept);
 }
 

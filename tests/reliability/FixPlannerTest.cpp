@@ -47,6 +47,8 @@ const PlanCase PlanCases[] = {
     {"SelfOverlappingFindingIsRejected", {{{"", 1, 3, "a"}, {"", 2, 1, "b"}}}, "0123456789", 0, 1},
 };
 
+void PrintTo(const PlanCase &C, std::ostream *OS) { *OS << C.Name; }
+
 class PlanTest : public ::testing::TestWithParam<PlanCase> {};
 
 TEST_P(PlanTest, Apply) {

@@ -42,6 +42,14 @@ std::string expand(std::string Args, const Scratch &S) {
   return Args;
 }
 
+/// $D in a file's content stands for the scratch directory.
+std::string expandDir(std::string Text, const Scratch &S) {
+  size_t P;
+  while ((P = Text.find("$D")) != std::string::npos)
+    Text.replace(P, 2, S.path(""));
+  return Text;
+}
+
 std::string binaryBytes() {
   std::string B = "\x7f" "ELF\x02\x01\x01";
   B += std::string(64, '\0');
@@ -66,7 +74,7 @@ const BadInput BadInputs[] = {
     {"SyntaxError", {{"syntax.cpp", "int main() { return 0 }\n"}}, "syntax.cpp -- $F", 2,
      "syntax.cpp:1:22: error: expected ';' after return statement", 1},
     {"ManySyntaxErrorsAreOneLine", {{"many.cpp", manyErrors()}}, "many.cpp -- $F", 2,
-     "(and 19 more errors in this file)", 1},
+     "(and 18 or more errors in this file)", 1},
     {"MissingHeader", {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}}, "hdr.cpp -- $F", 2,
      "hdr.cpp:1:10: error: 'nothere.h' file not found", 1},
     {"NonUtf8IsClean",
@@ -87,7 +95,7 @@ const BadInput BadInputs[] = {
     {"FileMissingFromDatabase",
      {{"a.cpp", "int a;\n"},
       {"b.cpp", "int b;\n"},
-      {"db/compile_commands.json", "[{\"directory\": \"..\", \"file\": \"a.cpp\", \"command\": \"c++ -c a.cpp\"}]\n"}},
+      {"db/compile_commands.json", "[{\"directory\": \"$D\", \"file\": \"a.cpp\", \"command\": \"c++ -c a.cpp\"}]\n"}},
      "-p db a.cpp b.cpp", 2, "'b.cpp': not in the compilation database", 1, "'a.cpp'"},
     {"NoSuchBuildDirectory", {{"a.cpp", "int a;\n"}}, "-p nodir a.cpp", 2,
      "'nodir': no such build directory", 1},
@@ -105,6 +113,8 @@ const BadInput BadInputs[] = {
     {"FindingsOnly", {{"train.cpp", TrainLoop}}, "train.cpp -- $F", 1, "[torch-sync-item]", 1},
 };
 
+void PrintTo(const BadInput &C, std::ostream *OS) { *OS << C.Name; }
+
 class BadInputTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(BadInputTest, OneLineNamingTheFile) {
@@ -116,7 +126,7 @@ TEST_P(BadInputTest, OneLineNamingTheFile) {
     else if (Content == "<fifo>")
       ASSERT_EQ(0, mkfifo(S.path(Name).c_str(), 0644));
     else
-      S.write(Name, Content);
+      S.write(Name, expandDir(Content, S));
   }
   Result R = S.torchlint(expand(C.Args, S), /*TimeoutS=*/60);
   SCOPED_TRACE("stdout:\n" + R.Out + "\nstderr:\n" + R.Err);
@@ -134,8 +144,9 @@ TEST_P(BadInputTest, OneLineNamingTheFile) {
   EXPECT_EQ(0u, R.linesWith("Sanitizer")) << "sanitizer report";
   if (R.RC & 2) {
     // Every error line names something: "torchlint: error: '<file>': ..." or "<file>:L:C: error:".
+    std::string All = R.all();
     llvm::SmallVector<llvm::StringRef> Lines;
-    llvm::StringRef(R.all()).split(Lines, '\n');
+    llvm::StringRef(All).split(Lines, '\n');
     for (llvm::StringRef L : Lines)
       if (L.contains("error:"))
         EXPECT_TRUE(L.starts_with("torchlint: error: '") || L.contains(".cpp:")) << L.str();
@@ -148,7 +159,7 @@ INSTANTIATE_TEST_SUITE_P(Table, BadInputTest, ::testing::ValuesIn(BadInputs),
 TEST(BadInput, NonUtf8JsonIsValidJson) {
   Scratch S;
   S.write("latin.cpp", "#include <torch/torch.h>\n// caf\xe9\nvoid g(torch::Tensor t, const char *d) {\n"
-                       "  for (int i = 0; i < 2; ++i) { auto x = torch::zeros({1}).to(\"cu\xe9\"); (void)x; }\n}\n");
+                       "  for (int i = 0; i < 2; ++i) { auto x = torch::zeros({1}).to(torch::Device(\"cu\xe9\")); (void)x; }\n}\n");
   Result R = S.torchlint("latin.cpp --format=json -- " + S.flags());
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
   ASSERT_TRUE(static_cast<bool>(V)) << llvm::toString(V.takeError()) << "\n" << R.Out;
@@ -215,6 +226,7 @@ TEST(Fix, VerifyRestoresAFileThatNoLongerCompiles) {
   size_t P = Mini.find("using c10::TensorOptions;\nusing c10::kCPU;\nusing c10::kCUDA;\nusing c10::kFloat;\nusing c10::kLong;\nusing c10::kHalf;");
   ASSERT_NE(std::string::npos, P);
   Mini.replace(P, std::string("using c10::TensorOptions;\n").size(), "");
+  Mini += "namespace torch { struct TensorOptions; }\n"; // torch::TensorOptions() cannot compile
   S.write("include/torchlint_mini.h", Mini);
   std::string F = S.write("train.cpp", TrainLoop);
   Result R = S.torchlint("--fix --verify train.cpp -- " + S.flags());

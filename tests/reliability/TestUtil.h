@@ -19,8 +19,9 @@ struct Result {
   /// Lines of stdout+stderr that contain Needle.
   unsigned linesWith(llvm::StringRef Needle) const {
     unsigned N = 0;
+    std::string All = all();
     llvm::SmallVector<llvm::StringRef> Lines;
-    llvm::StringRef(all()).split(Lines, '\n');
+    llvm::StringRef(All).split(Lines, '\n');
     for (llvm::StringRef L : Lines)
       N += L.contains(Needle);
     return N;

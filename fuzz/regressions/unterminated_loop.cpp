@@ -1,0 +1,1 @@
+int main( { for (;;) torch::zeros({1}).cuda(
