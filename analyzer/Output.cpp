@@ -49,6 +49,20 @@ namespace {
 struct FileCache {
   std::mutex M;
   std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
+  // Offsets at which each line starts, built once per file: a position lookup is a binary search,
+  // not a scan from the start of the file (10,000 findings in one file would be quadratic).
+  std::map<const llvm::MemoryBuffer *, std::vector<unsigned>> LineStarts;
+  const std::vector<unsigned> &lines(const llvm::MemoryBuffer *B) {
+    std::lock_guard<std::mutex> L(M);
+    auto [It, New] = LineStarts.try_emplace(B);
+    if (New) {
+      llvm::StringRef Text = B->getBuffer();
+      It->second.push_back(0);
+      for (size_t I = Text.find('\n'); I != llvm::StringRef::npos; I = Text.find('\n', I + 1))
+        It->second.push_back(unsigned(I + 1));
+    }
+    return It->second;
+  }
   const llvm::MemoryBuffer *get(llvm::StringRef Path) {
     std::lock_guard<std::mutex> L(M);
     auto It = Files.find(Path.str());
@@ -71,10 +85,10 @@ bool offsetToLineColumn(llvm::StringRef File, unsigned Offset, unsigned &Line, u
   const llvm::MemoryBuffer *B = fileCache().get(File);
   if (!B || Offset > B->getBufferSize())
     return false;
-  llvm::StringRef Text = B->getBuffer().substr(0, Offset);
-  Line = 1 + Text.count('\n');
-  size_t LastNL = Text.rfind('\n');
-  Column = 1 + (LastNL == llvm::StringRef::npos ? Offset : Offset - LastNL - 1);
+  const std::vector<unsigned> &Starts = fileCache().lines(B);
+  size_t Index = std::upper_bound(Starts.begin(), Starts.end(), Offset) - Starts.begin(); // >= 1
+  Line = unsigned(Index);
+  Column = 1 + Offset - Starts[Index - 1];
   return true;
 }
 
@@ -82,13 +96,10 @@ std::string sourceLine(llvm::StringRef File, unsigned Line) {
   const llvm::MemoryBuffer *B = fileCache().get(File);
   if (!B || Line == 0)
     return {};
-  llvm::StringRef Text = B->getBuffer();
-  for (unsigned I = 1; I < Line; ++I) {
-    size_t NL = Text.find('\n');
-    if (NL == llvm::StringRef::npos)
-      return {};
-    Text = Text.substr(NL + 1);
-  }
+  const std::vector<unsigned> &Starts = fileCache().lines(B);
+  if (Line > Starts.size())
+    return {};
+  llvm::StringRef Text = B->getBuffer().substr(Starts[Line - 1]);
   return Text.substr(0, Text.find('\n')).rtrim("\r").str();
 }
 
