@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 
   clang::tooling::FixedCompilationDatabase DB(
       "/fuzz", {"-std=c++17", "-nostdinc", "-isystem", "/fuzz/include", "-ferror-limit=20",
-                "-fno-color-diagnostics", "-Wno-everything"});
+                "-fno-color-diagnostics", "-fno-caret-diagnostics", "-Wno-everything"});
 
   clang::tidy::ClangTidyGlobalOptions Global;
   clang::tidy::ClangTidyOptions Opts = clang::tidy::ClangTidyOptions::getDefaults();
