@@ -334,9 +334,13 @@ int main(int argc, const char **argv) {
   torchlint::RunResult R;
   std::vector<std::string> Inputs =
       torchlint::checkInputs(Files, {BuildPath.getValue(), Fixed != nullptr}, R);
-  if (!Worker)
+  if (!Worker && Config.empty())
     for (const std::string &W : torchlint::unknownChecksInConfigFiles(Inputs))
       errs() << "torchlint: warning: " << W << "\n";
+  if (!Worker && !Config.empty())
+    if (auto P = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config")); P && P->Checks)
+      for (const std::string &N : torchlint::unknownCheckNames(*P->Checks))
+        errs() << "torchlint: warning: unknown check '" << N << "' in --config; see --list-checks\n";
   // What the analysis read, for --fix to refuse files changed since.
   torchlint::FileHashes Seen;
   if (Fix && !Worker)

@@ -106,6 +106,8 @@ const BadInput BadInputs[] = {
     {"UnknownCheckInClangTidyIsAWarning",
      {{"src/a.cpp", "int a;\n"}, {"src/.clang-tidy", "Checks: '-*,torch-sync-itme,readability-foo'\n"}},
      "src/a.cpp -- $F", 0, "warning: unknown check 'torch-sync-itme' in ", 1, "readability-foo"},
+    {"UnknownCheckInConfigIsAWarning", {{"a.cpp", "int a;\n"}},
+     "a.cpp --config='{Checks: \"-*,torch-nope\"}' -- $F", 0, "warning: unknown check 'torch-nope' in --config", 1},
     {"FindingsAndBadInputIsThree", {{"train.cpp", TrainLoop}}, "train.cpp nope.cpp -- $F", 3,
      "'nope.cpp': no such file", 1},
     {"FindingsAndBadInputInWorkersIsThree", {{"train.cpp", TrainLoop}, {"bin.cpp", binaryBytes()}, {"c.cpp", "int c;\n"}},

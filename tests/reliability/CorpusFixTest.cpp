@@ -1,0 +1,80 @@
+// Every corpus fix-it, applied the safe way and compiled: for each libtorch version, the cases with
+// a <case>.fixed.cpp are copied, fixed with `torchlint --fix --verify` (which recompiles each
+// fixed TU with its own flags and undoes fixes that break it), and then fixed again. Passes when
+// --verify undid nothing, the result is the expected .fixed.cpp, and the second --fix changed
+// nothing (idempotence). corpus_test compares and compiles the .fixed.cpp files themselves; this
+// test covers the apply-then-compile path of the CLI. Uses the corpus harness's PCH.
+#include "CorpusSupport.h"
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <map>
+
+namespace fs = std::filesystem;
+using namespace torchlint::testing;
+
+namespace {
+
+class CorpusFixes : public ::testing::TestWithParam<int> {};
+
+TEST_P(CorpusFixes, VerifiedAndIdempotent) {
+  int Version = GetParam();
+  std::vector<Case> Cases = discoverCases(TORCHLINT_SOURCE_DIR "/test_corpus");
+  std::map<std::pair<std::string, std::string>, std::vector<const Case *>> Groups;
+  for (const Case &C : Cases)
+    if (!C.FixedPath.empty() &&
+        std::find(C.Versions.begin(), C.Versions.end(), Version) != C.Versions.end())
+      Groups[{C.Checks, C.Config}].push_back(&C);
+  if (Groups.empty())
+    GTEST_SKIP() << "no corpus case with a .fixed.cpp for libtorch " << Version;
+  std::string PchErr;
+  std::string Pch = buildPch(Version, PchErr);
+  ASSERT_TRUE(PchErr.empty()) << PchErr;
+  fs::path Dir = fs::path(TORCHLINT_BINARY_DIR) / "corpus-fix-verify" / ("v" + std::to_string(Version));
+  std::error_code EC;
+  fs::remove_all(Dir, EC);
+  unsigned Checked = 0;
+  for (auto &[Key, Group] : Groups) {
+    std::vector<std::string> Args = {TORCHLINT_CLI, "--fix", "-j2", "--format=json", "--checks=" + Key.first};
+    if (!Key.second.empty())
+      Args.push_back("--config=" + Key.second);
+    std::map<std::string, const Case *> Copies;
+    for (const Case *C : Group) {
+      fs::path Sub = Dir / C->Check;
+      fs::create_directories(Sub);
+      fs::path Copy = Sub / (C->Name + ".cpp");
+      fs::copy_file(C->Path, Copy, fs::copy_options::overwrite_existing);
+      Copies[Copy.string()] = C;
+      Args.push_back(Copy.string());
+    }
+    Args.push_back("--");
+    for (const std::string &F : versionFlags(Version))
+      Args.push_back(F);
+    Args.push_back("-include-pch");
+    Args.push_back(Pch);
+
+    std::vector<std::string> Verify = Args;
+    Verify.insert(Verify.begin() + 2, "--verify");
+    CommandResult R1 = runCommand(Verify);
+    EXPECT_TRUE(R1.ExitCode == 0 || R1.ExitCode == 1) << R1.Stderr.substr(0, 4000);
+    EXPECT_EQ(std::string::npos, R1.Stderr.find("fixes undone")) << R1.Stderr.substr(0, 4000);
+    EXPECT_NE(std::string::npos, R1.Stderr.find("--verify recompiled")) << R1.Stderr.substr(0, 4000);
+    std::map<std::string, std::string> After1;
+    for (auto &[Copy, C] : Copies) {
+      After1[Copy] = readFile(Copy);
+      EXPECT_EQ(readFile(C->FixedPath), After1[Copy]) << "--fix --verify on " << C->Path;
+    }
+    CommandResult R2 = runCommand(Args);
+    EXPECT_TRUE(R2.ExitCode == 0 || R2.ExitCode == 1) << R2.Stderr.substr(0, 4000);
+    EXPECT_NE(std::string::npos, R2.Stderr.find("applied 0 fixes in 0 files")) << R2.Stderr.substr(0, 4000);
+    for (auto &[Copy, C] : Copies) {
+      EXPECT_EQ(After1[Copy], readFile(Copy)) << "a second --fix changed " << C->Path;
+      ++Checked;
+    }
+  }
+  EXPECT_GT(Checked, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Versions, CorpusFixes, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int> &I) { return "libtorch" + std::to_string(I.param); });
+
+} // namespace
