@@ -17,6 +17,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -370,8 +371,19 @@ int main(int argc, const char **argv) {
       if (Fix && !Worker)
         Real = makeIntrusiveRefCnt<torchlint::HashingFileSystem>(Real, Seen);
       auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
-      std::vector<tidy::ClangTidyError> Errors =
-          tidy::runClangTidy(Context, *DB, Inputs, BaseFS, /*ApplyAnyFix=*/true);
+      // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
+      // files, not a stack dump: see docs/reliability.md.
+      std::vector<tidy::ClangTidyError> Errors;
+      CrashRecoveryContext::Enable();
+      CrashRecoveryContext CRC;
+      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *DB, Inputs, BaseFS, /*ApplyAnyFix=*/true); })) {
+        std::string Names;
+        for (const std::string &F : Inputs)
+          Names += (Names.empty() ? "'" : ", '") + F + "'";
+        R.Errors.push_back(Names + ": the analysis crashed (a bug in torchlint or clang; please report it "
+                                   "with the file); no findings from " + (Inputs.size() == 1 ? "it" : "them"));
+        Errors.clear();
+      }
       collect(Errors, R);
       R.FilesAnalyzed += Inputs.size();
     }
@@ -432,7 +444,8 @@ int main(int argc, const char **argv) {
     torchlint::writeYaml(OS, R, Inputs.empty() ? "" : Inputs.front());
     break;
   }
-  if (Fmt != torchlint::Format::Text || File) {
+  // (A -j worker's errors are printed once, by the parent that merges its results.)
+  if ((Fmt != torchlint::Format::Text || File) && !Worker) {
     for (const std::string &E : R.Errors)
       errs() << "torchlint: error: " << E << "\n";
     for (const torchlint::Finding &F : R.Findings)

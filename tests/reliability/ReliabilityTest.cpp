@@ -112,6 +112,12 @@ const BadInput BadInputs[] = {
      "'nope.cpp': no such file", 1},
     {"FindingsAndBadInputInWorkersIsThree", {{"train.cpp", TrainLoop}, {"bin.cpp", binaryBytes()}, {"c.cpp", "int c;\n"}},
      "-j 2 train.cpp bin.cpp c.cpp -- $F", 3, "'bin.cpp': binary file", 1},
+    {"CrashInTheAnalysis", {{"crash.cpp", "#pragma clang __debug crash\nint x;\n"}}, "crash.cpp -- $F", 2,
+     "crash.cpp': the analysis crashed", 1},
+    {"CrashInAWorker", {{"crash.cpp", "#pragma clang __debug crash\nint x;\n"}, {"train.cpp", TrainLoop}},
+     "-j 2 crash.cpp train.cpp -- $F", 3, "crash.cpp': the analysis crashed", 1},
+    {"CompilerErrorInAWorkerOnce", {{"syntax.cpp", "int main() { return 0 }\n"}, {"c.cpp", "int c;\n"}},
+     "-j 2 syntax.cpp c.cpp -- $F", 2, "syntax.cpp:1:22: error: expected ';' after return statement", 1},
     {"FindingsOnly", {{"train.cpp", TrainLoop}}, "train.cpp -- $F", 1, "[torch-sync-item]", 1},
 };
 
