@@ -335,6 +335,8 @@ int main(int argc, const char **argv) {
   torchlint::RunResult R;
   std::vector<std::string> Inputs =
       torchlint::checkInputs(Files, {BuildPath.getValue(), Fixed != nullptr}, R);
+  if (Verify && !Fix)
+    errs() << "torchlint: warning: --verify does nothing without --fix\n";
   if (!Worker && Config.empty())
     for (const std::string &W : torchlint::unknownChecksInConfigFiles(Inputs))
       errs() << "torchlint: warning: " << W << "\n";

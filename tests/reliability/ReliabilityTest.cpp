@@ -118,6 +118,8 @@ const BadInput BadInputs[] = {
      "-j 2 crash.cpp train.cpp -- $F", 3, "crash.cpp': the analysis crashed", 1},
     {"CompilerErrorInAWorkerOnce", {{"syntax.cpp", "int main() { return 0 }\n"}, {"c.cpp", "int c;\n"}},
      "-j 2 syntax.cpp c.cpp -- $F", 2, "syntax.cpp:1:22: error: expected ';' after return statement", 1},
+    {"DuplicateInputAnalysedOnce", {{"train.cpp", TrainLoop}}, "train.cpp ./train.cpp -- $F", 1,
+     "[torch-sync-item]", 1},
     {"FindingsOnly", {{"train.cpp", TrainLoop}}, "train.cpp -- $F", 1, "[torch-sync-item]", 1},
 };
 
