@@ -333,6 +333,7 @@ int main(int argc, const char **argv) {
     warnUnknownChecks(checksGlob());
 
   torchlint::RunResult R;
+  bool AnalysisCrashed = false;
   std::vector<std::string> Inputs =
       torchlint::checkInputs(Files, {BuildPath.getValue(), Fixed != nullptr}, R);
   if (Verify && !Fix)
@@ -385,6 +386,7 @@ int main(int argc, const char **argv) {
         R.Errors.push_back(Names + ": the analysis crashed (a bug in torchlint or clang; please report it "
                                    "with the file); no findings from " + (Inputs.size() == 1 ? "it" : "them"));
         Errors.clear();
+        AnalysisCrashed = true;
       }
       collect(Errors, R);
       R.FilesAnalyzed += Inputs.size();
@@ -455,5 +457,11 @@ int main(int argc, const char **argv) {
         errs() << F.File << ":" << F.Line << ":" << F.Column << ": error: " << F.Message << "\n";
   }
   OS.flush();
+  // After a recovered crash, objects the crashed analysis left behind (timers registered from its
+  // stack frames, for one) must not be touched by static destructors: leave without them.
+  if (AnalysisCrashed) {
+    errs().flush();
+    sys::Process::Exit(R.exitCode(), /*NoCleanup=*/true);
+  }
   return R.exitCode();
 }
