@@ -1,11 +1,13 @@
 // torchlint: the command-line front end. Runs the torchlint clang-tidy module through the
 // clang-tidy library (clang::tidy::runClangTidy) and writes clang-style text, JSON, SARIF or
 // clang-tidy's export-fixes YAML.
+#include "Accel.h"
 #include "ApplyFixes.h"
 #include "Catalog.h"
 #include "FileHashes.h"
 #include "Findings.h"
 #include "InputCheck.h"
+#include "ResultCache.h"
 #include "TorchInstall.h"
 #include "VerifyFixes.h"
 #include "clang-tidy/ClangTidy.h"
@@ -28,6 +30,8 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace clang;
@@ -74,6 +78,18 @@ cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
 cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
                               cl::init("auto"), cl::cat(Category));
 cl::opt<bool> Worker("internal-worker", cl::Hidden, cl::desc("Run as a -j worker"));
+// Speed (analyzer/Accel.h, PchCache.h, ResultCache.h).
+cl::opt<std::string> CacheDir("cache-dir", cl::desc("Cache of results and precompiled libtorch headers "
+                                                    "(default: $TORCHLINT_CACHE_DIR or ~/.cache/torchlint)"),
+                              cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write cached results (the PCH is still used)"),
+                      cl::cat(Category));
+cl::opt<bool> NoPch("no-pch", cl::desc("Do not precompile the leading #include <...> block"), cl::cat(Category));
+cl::opt<bool> NoAccel("no-accel", cl::desc("Run as plain clang-tidy does: whole-AST traversal, no PCH, no cache"),
+                      cl::cat(Category));
+cl::opt<bool> AccelLog("accel-log", cl::Hidden, cl::desc("Report cache hits and PCH use on stderr"));
+
+std::string cacheRoot() { return CacheDir.empty() ? torchlint::defaultCacheDir() : CacheDir.getValue(); }
 
 struct Options {
   std::vector<std::string> ExtraArgs; // after --
@@ -228,6 +244,11 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       Args.push_back("--header-filter=" + HeaderFilter.getValue());
     if (!Config.empty())
       Args.push_back("--config=" + Config.getValue());
+    for (auto [On, Flag] : {std::pair<bool, const char *>{NoCache, "--no-cache"}, {NoPch, "--no-pch"},
+                            {NoAccel, "--no-accel"}, {AccelLog, "--accel-log"}})
+      if (On)
+        Args.push_back(Flag);
+    Args.push_back("--cache-dir=" + cacheRoot());
     for (auto &F : G)
       Args.push_back(F);
     if (!Extra.empty()) {
@@ -248,7 +269,11 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
   }
   for (Child &C : Children) {
     std::string Err;
-    sys::ProcessInfo Done = sys::Wait(C.PI, std::nullopt, &Err);
+    std::optional<sys::ProcessStatistics> Stat;
+    sys::ProcessInfo Done = sys::Wait(C.PI, std::nullopt, &Err, &Stat);
+    if (AccelLog && Stat) // tools/bench reads this
+      errs() << formatv("torchlint: worker {0} ({1} files): peak RSS {2} MB, {3:f1} s CPU\n", C.PI.Pid, C.Files.size(),
+                        Stat->PeakMemory / 1024, Stat->TotalTime.count() / 1e6);
     auto Buf = MemoryBuffer::getFile(C.Out);
     std::string JErr;
     if (Done.ReturnCode < 0 || Done.ReturnCode > 3 || !Buf ||
@@ -352,10 +377,34 @@ int main(int argc, const char **argv) {
       Seen.recordFromDisk(F);
   std::unique_ptr<tooling::CompilationDatabase> DB;
 
+  // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
+  if (!Inputs.empty())
+    DB = makeDatabase(std::move(Fixed), R);
+  std::optional<torchlint::ResultCache> Cache;
+  if (!NoCache && !NoAccel)
+    Cache.emplace(cacheRoot());
+  std::vector<std::string> Todo;
+  std::map<std::string, std::string> Keys;
+  auto KeyProvider = makeOptionsProvider();
+  if (!KeyProvider)
+    return 2;
+  for (const std::string &F : DB ? Inputs : std::vector<std::string>()) {
+    if (Cache) {
+      std::string K = Cache->key(*DB, F, KeyProvider->getOptions(F));
+      if (Cache->lookup(K, R)) {
+        if (AccelLog)
+          errs() << "torchlint: " << F << ": cached result\n";
+        continue;
+      }
+      Keys[F] = K;
+    }
+    Todo.push_back(F);
+  }
+
   unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
-  N = std::min<unsigned>(N, Inputs.size());
-  if (!Inputs.empty() && N > 1 && !Worker) {
-    runWorkers(Inputs, N, ExtraArgs, R);
+  N = std::min<unsigned>(N, Todo.size());
+  if (!Todo.empty() && N > 1 && !Worker) {
+    runWorkers(Todo, N, ExtraArgs, R);
     // The workers' headers were read in other processes: hash them now (weaker; see
     // docs/reliability.md).
     if (Fix)
@@ -363,33 +412,59 @@ int main(int argc, const char **argv) {
         for (const torchlint::Replacement &Rp : F.Fixes)
           if (!Seen.lookup(Rp.File))
             Seen.recordFromDisk(Rp.File);
-  } else if (!Inputs.empty()) {
-    DB = makeDatabase(std::move(Fixed), R);
-    auto Provider = makeOptionsProvider();
-    if (!Provider)
-      return 2;
-    if (DB) {
-      tidy::ClangTidyContext Context(std::move(Provider));
-      IntrusiveRefCntPtr<vfs::FileSystem> Real = vfs::getRealFileSystem();
-      if (Fix && !Worker)
-        Real = makeIntrusiveRefCnt<torchlint::HashingFileSystem>(Real, Seen);
-      auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
-      // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
-      // files, not a stack dump: see docs/reliability.md.
+  } else if (!Todo.empty()) {
+    IntrusiveRefCntPtr<vfs::FileSystem> Real = vfs::getRealFileSystem();
+    if (Fix && !Worker)
+      Real = makeIntrusiveRefCnt<torchlint::HashingFileSystem>(Real, Seen);
+    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
+    // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
+    // files, not a stack dump: see docs/reliability.md.
+    CrashRecoveryContext::Enable();
+    auto Crashed = [&](const std::vector<std::string> &Files) {
+      std::string Names;
+      for (const std::string &F : Files)
+        Names += (Names.empty() ? "'" : ", '") + F + "'";
+      R.Errors.push_back(Names + ": the analysis crashed (a bug in torchlint or clang; please report it "
+                                 "with the file); no findings from " + (Files.size() == 1 ? "it" : "them"));
+      AnalysisCrashed = true;
+    };
+    if (NoAccel) {
+      tidy::ClangTidyContext Context(std::move(KeyProvider));
       std::vector<tidy::ClangTidyError> Errors;
-      CrashRecoveryContext::Enable();
       CrashRecoveryContext CRC;
-      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *DB, Inputs, BaseFS, /*ApplyAnyFix=*/true); })) {
-        std::string Names;
-        for (const std::string &F : Inputs)
-          Names += (Names.empty() ? "'" : ", '") + F + "'";
-        R.Errors.push_back(Names + ": the analysis crashed (a bug in torchlint or clang; please report it "
-                                   "with the file); no findings from " + (Inputs.size() == 1 ? "it" : "them"));
+      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *DB, Todo, BaseFS, /*ApplyAnyFix=*/true); })) {
+        Crashed(Todo);
         Errors.clear();
-        AnalysisCrashed = true;
       }
       collect(Errors, R);
-      R.FilesAnalyzed += Inputs.size();
+      R.FilesAnalyzed += Todo.size();
+    } else {
+      torchlint::AccelOptions AO;
+      if (!NoPch)
+        AO.PchCacheDir = cacheRoot();
+      for (const std::string &F : Todo) {
+        // A context per TU: analyzeTU gives each TU its own DiagnosticIDs, and a context maps
+        // diagnostic IDs to check names for its whole life.
+        tidy::ClangTidyContext TUContext(makeOptionsProvider());
+        torchlint::TUAnalysis A;
+        CrashRecoveryContext CRC;
+        if (!CRC.RunSafely([&] { A = torchlint::analyzeTU(TUContext, *DB, F, BaseFS, /*ApplyAnyFix=*/true, AO); })) {
+          Crashed({F});
+          continue;
+        }
+        torchlint::RunResult One;
+        collect(A.Errors, One);
+        One.FilesAnalyzed = 1;
+        if (AccelLog)
+          errs() << "torchlint: " << F << ": analysed, pch "
+                 << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", "
+                 << A.Deps.size() << " files read\n";
+        if (Cache)
+          Cache->store(Keys[F], One, A.Deps);
+        R.FilesAnalyzed += One.FilesAnalyzed;
+        for (torchlint::Finding &Fd : One.Findings)
+          R.Findings.push_back(std::move(Fd));
+      }
     }
   }
   torchlint::collapseCompilerErrors(R);

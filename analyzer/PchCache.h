@@ -1,0 +1,42 @@
+// Automatic precompiled header of a translation unit's leading block of system includes (in
+// practice `#include <torch/torch.h>` and friends), built once per compiler, flags and header
+// contents and shared by every TU (and every run) with the same block.
+//
+// Exactness: the TU is parsed unchanged with the PCH loaded in front of it (-include-pch), so its
+// include directives are seen again and skipped because the headers are already included. The PCH
+// therefore only holds a prefix of the block whose every directly included header is
+// include-guarded (or #pragma once) and which enters no non-system file: the user's own headers
+// are always parsed in the TU itself, so their declarations reach the checks exactly as without a
+// PCH. A block that cannot be precompiled exactly is parsed normally.
+#pragma once
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class CompilerInvocation;
+class FileManager;
+class PCHContainerOperations;
+} // namespace clang
+
+namespace torchlint {
+
+/// The leading `#include <...>` directives of Source, as written (`torch/torch.h`), before any
+/// other directive, declaration or quoted include. Comments and blank lines are skipped.
+std::vector<std::string> leadingSystemIncludes(llvm::StringRef Source);
+
+struct PchUse {
+  std::string Path;              // the PCH to load; empty: parse without one
+  std::vector<std::string> Deps; // the files the PCH was built from (for the result cache)
+  bool Built = false;            // built by this call (cold)
+  std::string Why;               // why no PCH (for --internal-verbose-accel diagnostics)
+};
+
+/// The cached PCH for Inv's main file (built and stored under CacheDir/pch when missing or stale),
+/// or an empty Path when the TU has no block that can be precompiled exactly. Safe to call from
+/// concurrent processes (a lock file serialises the build).
+PchUse preparePch(const clang::CompilerInvocation &Inv, clang::FileManager &Files,
+                  std::shared_ptr<clang::PCHContainerOperations> Ops, llvm::StringRef CacheDir);
+
+} // namespace torchlint

@@ -1,0 +1,11 @@
+// The first include is a project header: no include block to precompile; all parsed normally.
+#include "helpers.h"
+#include <torch/torch.h>
+
+int main() {
+  std::vector<torch::Tensor> v{torch::ones({1})};
+  float s = 0;
+  for (int i = 0; i < 3; ++i)
+    s += v[0].item<float>();
+  return s + sumLosses(v) > 0;
+}

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""The accelerated CLI finds exactly what the unaccelerated plugin finds.
+
+Runs clang-tidy-19 -load torchlint-tidy-plugin.so (whole-AST traversal, no PCH, no cache) and
+`torchlint` cold (fresh cache: PCHs built, two workers racing for the same PCH), again with the PCH
+reused (--no-cache) and warm (every result from the cache) on tests/accel/cases/*.cpp and, when
+present, test_corpus/**/*.cpp, and compares the findings (file, line, column, level, check,
+message). Then checks the cache mechanics: a changed project header or system header invalidates
+results and PCHs, a touched but unchanged file does not, and blocks that cannot be precompiled
+exactly (unguarded header, project header reached with <...>, a macro first) are handled.
+
+usage: test_accel.py --build BUILD_DIR --source SOURCE_DIR [--clang-tidy PATH] [--quick]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+ARGS = None
+CHECKS = "-*,torch-*"
+DIAG = re.compile(r"^(/[^:]+):(\d+):(\d+): (warning|error|remark): (.*) \[([^\]]+)\]$")
+
+
+def torch2_flags(src):
+    inc = os.path.join(src, ".deps", "libtorch-2", "include")
+    return ["-std=c++20", "-isystem", inc, "-isystem", os.path.join(inc, "torch", "csrc", "api", "include")]
+
+
+TORCH1_FLAGS = ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include"]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def plugin_findings(files, flags):
+    p = run([ARGS.clang_tidy, "-load", os.path.join(ARGS.build, "lib", "torchlint-tidy-plugin.so"),
+             "-checks=" + CHECKS, "--header-filter=.*", "--quiet"] + files + ["--"] + flags)
+    out = set()
+    for line in p.stdout.splitlines():
+        m = DIAG.match(line)
+        if m:
+            f, l, c, lvl, msg, chk = m.groups()
+            out.add((os.path.realpath(f), int(l), int(c), lvl, chk, msg))
+    if p.returncode not in (0, 1) and not out:
+        raise AssertionError("clang-tidy failed: " + p.stderr[-2000:])
+    return out
+
+
+def torchlint(files, flags, cache, extra=()):
+    cmd = [os.path.join(ARGS.build, "bin", "torchlint"), "--checks=" + CHECKS, "--header-filter=.*",
+           "--format=json", "--accel-log", "--cache-dir=" + cache] + list(extra) + files + ["--"] + flags
+    p = run(cmd)
+    if p.returncode not in (0, 1, 2, 3):
+        raise AssertionError("torchlint crashed (%d): %s" % (p.returncode, p.stderr[-3000:]))
+    data = json.loads(p.stdout)
+    out = set()
+    for f in data["findings"]:
+        out.add((os.path.realpath(f["file"]), f["line"], f["column"], f["level"], f["check"], f["message"]))
+    return out, data, p.stderr
+
+
+def corpus_files(src):
+    """(file, versions) of the corpus cases, when the corpus exists."""
+    root = os.path.join(src, "test_corpus")
+    res = []
+    for d, _, names in os.walk(root):
+        for n in sorted(names):
+            if n.endswith(".cpp") and not n.endswith(".fixed.cpp"):
+                p = os.path.join(d, n)
+                with open(p, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+                m = re.search(r"//\s*TORCHLINT-VERSIONS:\s*([12 ,]+)", text)
+                vers = set(re.findall(r"[12]", m.group(1))) if m else {"1", "2"}
+                res.append((p, vers))
+    return res
+
+
+class Equivalence(unittest.TestCase):
+    """Accelerated CLI == plugin, on the accel cases and the corpus."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="torchlint-accel-")
+        cases = os.path.join(ARGS.source, "tests", "accel", "cases")
+        cls.cases = sorted(os.path.join(cases, n) for n in os.listdir(cases) if n.endswith(".cpp"))
+        cls.flags2 = torch2_flags(ARGS.source) + ["-I", os.path.join(cases, "include")]
+        corpus = [] if ARGS.quick else corpus_files(ARGS.source)
+        cls.files2 = cls.cases + [p for p, v in corpus if "2" in v]
+        cls.files1 = [os.path.join(cases, "train_loop.cpp")] + [p for p, v in corpus if "1" in v]
+        cls.cache = os.path.join(cls.tmp, "cache")
+        cls.plugin2 = plugin_findings(cls.files2, cls.flags2)
+        # Cold: empty cache, two workers that both need the same PCH.
+        cls.cold2, cls.cold2_data, cls.cold2_log = torchlint(cls.files2, cls.flags2, cls.cache, ["-j2"])
+        cls.pch2, _, cls.pch2_log = torchlint(cls.files2, cls.flags2, cls.cache, ["--no-cache", "-j2"])
+        cls.warm2, _, cls.warm2_log = torchlint(cls.files2, cls.flags2, cls.cache, ["-j2"])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_plugin_finds_something(self):
+        # Guards against a vacuous comparison (e.g. nothing parsed).
+        files = {f[0] for f in self.plugin2}
+        for name in ("train_loop.cpp", "helpers.h", "metrics.h", "unguarded_block.cpp", "quoted_first.cpp",
+                     "user_angle_include.cpp"):
+            self.assertTrue(any(f.endswith("/" + name) for f in files), name + " has no finding")
+        for name in ("clean_ok.cpp", "macro_first_ok.cpp"):
+            self.assertFalse(any(f.endswith("/" + name) for f in files), name + " has a finding")
+
+    def test_cold_equals_plugin(self):
+        self.assertEqual(sorted(self.cold2 - self.plugin2), [], "only the accelerated CLI reports these")
+        self.assertEqual(sorted(self.plugin2 - self.cold2), [], "only the plugin reports these")
+        self.assertEqual(self.cold2_data["errors"], [])
+
+    def test_pch_reused_equals_plugin(self):
+        self.assertEqual(self.pch2, self.plugin2)
+        self.assertIn("pch reused", self.pch2_log)
+        self.assertNotIn("pch built", self.pch2_log)
+
+    def test_warm_equals_plugin_and_is_all_cached(self):
+        self.assertEqual(self.warm2, self.plugin2)
+        self.assertEqual(self.warm2_log.count("cached result"), len(self.files2), self.warm2_log)
+        self.assertNotIn("analysed", self.warm2_log)
+
+    def test_pch_decisions(self):
+        log = self.cold2_log + self.pch2_log
+        def line(name):
+            return [l for l in log.splitlines() if "/" + name + ":" in l and "analysed" in l]
+        for name in ("train_loop.cpp", "clean_ok.cpp", "unguarded_block.cpp", "user_angle_include.cpp"):
+            self.assertTrue(line(name) and all("pch none" not in l for l in line(name)), (name, line(name)))
+        for name in ("quoted_first.cpp", "macro_first_ok.cpp"):
+            self.assertTrue(line(name) and all("pch none" in l for l in line(name)), (name, line(name)))
+        # Every block here precompiles up to its last libtorch include, <torch/torch.h>: one PCH.
+        pchs = os.listdir(os.path.join(self.cache, "pch"))
+        manifests = []
+        for d in pchs:
+            with open(os.path.join(self.cache, "pch", d, "manifest.json")) as f:
+                manifests.append(json.load(f))
+        self.assertEqual([m["status"] for m in manifests], ["ok"])
+
+    def test_libtorch1(self):
+        if not os.path.exists("/usr/include/torch/csrc/api/include/torch/torch.h"):
+            self.skipTest("libtorch 1.13 (libtorch-dev) not installed")
+        cache = os.path.join(self.tmp, "cache1")
+        plugin = plugin_findings(self.files1, TORCH1_FLAGS + self.flags2[-2:])
+        cold, _, log = torchlint(self.files1, TORCH1_FLAGS + self.flags2[-2:], cache, ["-j1", "--no-cache"])
+        self.assertTrue(plugin)
+        self.assertEqual(cold, plugin)
+        self.assertIn("pch built", log)
+
+
+class CacheMechanics(unittest.TestCase):
+    """Invalidation of results and PCHs (small fake headers where libtorch is not needed)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="torchlint-accel-")
+        self.cache = os.path.join(self.tmp, "cache")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, rel, text):
+        p = os.path.join(self.tmp, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def test_result_cache_follows_project_header(self):
+        cases = os.path.join(ARGS.source, "tests", "accel", "cases")
+        main = self.write("proj/loop.cpp", "#include <torch/torch.h>\n#include \"helper.h\"\n"
+                          "int main() { float s = 0; for (int i = 0; i < 3; ++i) s += f(torch::ones({1})); return s > 0; }\n")
+        hdr = self.write("proj/helper.h", "#pragma once\ninline float f(const torch::Tensor &t) { return 1.f; }\n")
+        flags = torch2_flags(ARGS.source)
+        first, _, log = torchlint([main], flags, self.cache)
+        self.assertEqual(first, set())
+        _, _, log = torchlint([main], flags, self.cache)
+        self.assertIn("cached result", log)
+        # Same contents, new time: still cached (content hash).
+        time.sleep(0.01)
+        os.utime(hdr)
+        _, _, log = torchlint([main], flags, self.cache)
+        self.assertIn("cached result", log)
+        # A sync in the helper, which runs in main's loop: analysed again, found.
+        self.write("proj/helper.h", "#pragma once\ninline float f(const torch::Tensor &t) { return t.item<float>(); }\n")
+        found, _, log = torchlint([main], flags, self.cache)
+        self.assertIn("analysed, pch reused", log)
+        self.assertEqual([f[0].endswith("helper.h") for f in found], [True])
+        # Other configuration (checks): another key.
+        _, _, log = torchlint([main], flags, self.cache, ["--checks=-*,torch-create-then-move"])
+        self.assertIn("analysed", log)
+        # --no-cache never reads it.
+        _, _, log = torchlint([main], flags, self.cache, ["--no-cache"])
+        self.assertNotIn("cached result", log)
+
+    def test_pch_follows_system_header(self):
+        sysdir = os.path.join(self.tmp, "sys")
+        hdr = self.write("sys/fakesys.h", "#pragma once\nstruct A { int x; };\n")
+        main = self.write("u.cpp", "#include <fakesys.h>\nint main() { A a{1}; return a.x; }\n")
+        flags = ["-std=c++17", "-isystem", sysdir]
+        _, _, log = torchlint([main], flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        _, _, log = torchlint([main], flags, self.cache, ["--no-cache"])
+        self.assertIn("pch reused", log)
+        self.write("sys/fakesys.h", "#pragma once\nstruct A { int x; int y; };\n")
+        _, data, log = torchlint([main], flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(data["errors"], [])
+        # Other flags: another PCH.
+        _, _, log = torchlint([main], flags + ["-DX=1"], self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+
+    def test_blocks_that_cannot_be_precompiled(self):
+        self.write("sys/noguard.h", "int counter_noguard_%d;\n".replace("%d", "1"))
+        self.write("usr/proj/own.h", "#pragma once\nstruct Own {};\n")
+        sysdir, usrdir = os.path.join(self.tmp, "sys"), os.path.join(self.tmp, "usr")
+        flags = ["-std=c++17", "-isystem", sysdir, "-I", usrdir]
+        a = self.write("a.cpp", "#include <noguard.h>\nint main() { return 0; }\n")
+        b = self.write("b.cpp", "#include <proj/own.h>\nint main() { Own o; (void)o; return 0; }\n")
+        _, data, log = torchlint([a, b], flags, self.cache, ["--no-cache", "-j1"])
+        self.assertEqual(data["errors"], [])
+        self.assertEqual(log.count("pch none"), 2, log)
+        self.assertNotIn("error", json.dumps(data["findings"]))
+
+    def test_unguarded_include_truncates_the_block(self):
+        sysdir = os.path.join(self.tmp, "sys")
+        self.write("sys/g1.h", "#pragma once\nint g1;\n")
+        self.write("sys/noguard.h", "int noguard;\n")
+        self.write("sys/g2.h", "#ifndef G2\n#define G2\nint g2;\n#endif\n")
+        main = self.write("m.cpp", "#include <g1.h>\n#include <noguard.h>\n#include <g2.h>\n"
+                          "int main() { return g1 + noguard + g2; }\n")
+        for expect in ("pch built", "pch reused"):
+            _, data, log = torchlint([main], ["-std=c++17", "-isystem", sysdir], self.cache, ["--no-cache"])
+            self.assertIn(expect, log)
+            self.assertEqual(data["errors"], [])
+            self.assertEqual(data["findings"], [])  # a redefinition of noguard would be an error
+        statuses = {}
+        for d in os.listdir(os.path.join(self.cache, "pch")):
+            with open(os.path.join(self.cache, "pch", d, "manifest.json")) as f:
+                m = json.load(f)
+            with open(os.path.join(self.cache, "pch", d, "block.h")) as f:
+                statuses[f.read()] = (m["status"], m["keep"])
+        self.assertEqual(statuses, {"#include <g1.h>\n#include <noguard.h>\n#include <g2.h>\n": ("truncate", 1),
+                                    "#include <g1.h>\n": ("ok", 0)})
+
+    def test_block_scanner_stops(self):
+        # Comments and blank lines are skipped; a quoted include, a macro or code ends the block.
+        sysdir = os.path.join(self.tmp, "sys")
+        self.write("sys/s1.h", "#pragma once\nint s1;\n")
+        self.write("sys/s2.h", "#pragma once\nint s2;\n")
+        main = self.write("m.cpp", "// c\n/* c\n */\n#include <s1.h> // x\n\n#  include   <s2.h>\n"
+                          "#define Y\nint main() { return s1 + s2; }\n")
+        _, data, log = torchlint([main], ["-std=c++17", "-isystem", sysdir], self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        blocks = []
+        for d in os.listdir(os.path.join(self.cache, "pch")):
+            with open(os.path.join(self.cache, "pch", d, "block.h")) as f:
+                blocks.append(f.read())
+        self.assertEqual(blocks, ["#include <s1.h>\n#include <s2.h>\n"])
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--clang-tidy", default=shutil.which("clang-tidy-19") or "clang-tidy-19")
+    ap.add_argument("--quick", action="store_true", help="accel cases only, not the corpus")
+    ARGS, rest = ap.parse_known_args()
+    ARGS.build, ARGS.source = os.path.abspath(ARGS.build), os.path.abspath(ARGS.source)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
