@@ -147,7 +147,7 @@ private:
           continue;
         std::vector<std::string> Args;
         if (Cli) {
-          Args = {TORCHLINT_CLI, "--format=json", "-j1", "--checks=-*,torch-*", "--quiet"};
+          Args = {TORCHLINT_CLI, "--format=json", "-j1", "--checks=-*,torch-*", "--quiet", "--no-cache"};
           if (!Config.empty())
             Args.push_back("--config=" + Config);
         } else {
@@ -198,7 +198,7 @@ private:
       if (!C.FixedPath.empty() && Sel.count(C.Path))
         Groups[{C.Checks, C.Config}].push_back(&C);
     for (auto &[Key, Cases] : Groups) {
-      std::vector<std::string> Args = {TORCHLINT_CLI, "--fix", "--quiet", "-j2", "--format=json",
+      std::vector<std::string> Args = {TORCHLINT_CLI, "--fix", "--quiet", "-j2", "--format=json", "--no-cache",
                                        "--checks=" + Key.first};
       if (!Key.second.empty())
         Args.push_back("--config=" + Key.second);
