@@ -1,4 +1,5 @@
 #include "SyncItemCheck.h"
+#include "TensorDtype.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -8,9 +9,6 @@ using namespace clang::ast_matchers;
 namespace torchlint {
 
 namespace {
-AST_MATCHER(CXXMethodDecl, isTensorMethod) {
-  return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
-}
 /// A function template (or member of a class template) that is never instantiated: its
 /// dependent `t.template item<T>()` calls are only visible in the template itself.
 bool isUninstantiatedTemplate(const FunctionDecl *F) {
@@ -33,12 +31,36 @@ static const char Message[] =
 void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
   // t.item(), t.item<float>(), t.template item<T>() (instantiated), t.item().toFloat().
   Finder->addMatcher(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("call"),
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMember()))).bind("call"),
       this);
   // t.template item<T>() in a template that is never instantiated.
   Finder->addMatcher(
       callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item")))))).bind("dependent"),
       this);
+  // t[i] with a tensor index: Tensor::operator[](Tensor) reads the index with item().
+  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), hasArgument(0, expr(isTensorExpr())),
+                                         hasArgument(1, expr(isTensorExpr())))
+                         .bind("subscript"),
+                     this);
+}
+
+/// `x += t.item<T>()` (also -=, through casts): the value accumulated on the host.
+static bool accumulatedOnHost(const Expr *Call, ASTContext &Ctx) {
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const Stmt *Prev = Call;
+  for (unsigned Depth = 0; Depth < 6; ++Depth) {
+    const auto *P = dyn_cast_or_null<Expr>(HC.parentOf(Prev));
+    if (!P)
+      return false;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(P))
+      return CA->getRHS()->IgnoreParenImpCasts() == cast<Expr>(Prev)->IgnoreParenImpCasts() &&
+             (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign);
+    if (!isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr, CXXFunctionalCastExpr,
+             CXXMemberCallExpr, MemberExpr>(P))
+      return false;
+    Prev = P;
+  }
+  return false;
 }
 
 void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
