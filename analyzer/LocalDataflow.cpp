@@ -1,4 +1,5 @@
 #include "LocalDataflow.h"
+#include "TorchTypes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -115,6 +116,8 @@ private:
       }
       if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
         const CXXConstructorDecl *Ctor = CE->getConstructor();
+        if (Ctor && isTorchDecl(Ctor))
+          return; // TensorOptions(device), Device(...): forwarding references, no modification
         for (unsigned I = 0; Ctor && I < CE->getNumArgs() && I < Ctor->getNumParams(); ++I)
           if (CE->getArg(I)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
               nonConstRef(Ctor->getParamDecl(I)->getType()) && !Ctor->isCopyOrMoveConstructor())
@@ -139,6 +142,11 @@ private:
       escape();
       return;
     }
+    // libtorch's functions take devices and options by forwarding reference
+    // (TensorOptions::device(Args&&...)) without modifying them; only *_out variants write to
+    // (and may resize) a tensor argument.
+    if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !FD->getName().ends_with("_out"))
+      return;
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
       if (C->getArg(I)->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())

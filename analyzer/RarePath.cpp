@@ -64,8 +64,23 @@ std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) {
     if (Ps.empty())
       return std::nullopt;
     const auto *P = Ps[0].get<Stmt>();
-    if (!P)
-      return std::nullopt; // reached a declaration (function, lambda): stop
+    if (!P) {
+      // A variable's initializer: go on to its DeclStmt; a function or lambda: stop.
+      if (Ps[0].get<VarDecl>() && !Ps[0].get<ParmVarDecl>()) {
+        Prev = nullptr;
+        Node = Ps[0];
+        continue;
+      }
+      return std::nullopt;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      if (BO->getOpcode() == BO_LAnd && Prev == BO->getRHS())
+        if (const Expr *Test = moduloTest(BO->getLHS())) {
+          std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Test->getSourceRange()), SM,
+                                                  Ctx.getLangOpts())
+                                 .str();
+          return "it only runs when `" + Text + "` (short-circuit `&&`)";
+        }
     if (isLoopStmt(P) || isa<LambdaExpr>(P))
       return std::nullopt;
     if (const auto *If = dyn_cast<IfStmt>(P)) {

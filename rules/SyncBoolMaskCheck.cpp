@@ -145,7 +145,7 @@ void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
     auto Site = assess(Sub, Sub->getArg(0), Ctx);
     if (!Site)
       return;
-    reportSync(Sub->getOperatorLoc(),
+    reportSync(Sub->getBeginLoc(),
                std::string("Tensor::operator[] with a boolean tensor reads it with item() (a sync) and only "
                            "accepts a zero-dim mask; index({mask}) is a sync too") + AltMessage,
                *Site);
@@ -203,7 +203,8 @@ void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
     }
   }
   if (Put && ScalarValue)
-    Msg += "; t.masked_fill_(mask, value) does the same without a sync";
+    Msg += "; t.masked_fill_(mask, value) does the same without a sync (a mask over leading dimensions "
+           "needs unsqueeze(-1) per trailing dimension first)";
   else if (Put)
     Msg += "; torch::where(mask, values, t) (or t.masked_scatter_) keeps the shape fixed and stays on the device";
   else

@@ -64,23 +64,44 @@ static bool accumulatedOnHost(const Expr *Call, ASTContext &Ctx) {
 }
 
 void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
-  const SourceManager &SM = *Result.SourceManager;
+  ASTContext &Ctx = *Result.Context;
+  if (const auto *Sub = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("subscript")) {
+    if (isBoolTensor(Sub->getArg(1), Ctx))
+      return; // torch-sync-bool-mask
+    auto Site = assess(Sub, Sub->getArg(1), Ctx);
+    if (!Site)
+      return;
+    reportSync(Sub->getBeginLoc(),
+               "Tensor::operator[] with a tensor index reads the index with item(), which copies it to the "
+               "host and blocks until the GPU has finished all queued work; index with an integer, or use "
+               "index_select / index({idx}) to stay on the device",
+               *Site);
+    return;
+  }
   const CallExpr *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-  if (!Call) {
+  const Expr *Tensor = nullptr;
+  if (Call) {
+    Tensor = cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
+  } else {
     Call = Result.Nodes.getNodeAs<CallExpr>("dependent");
     const auto *ME = dyn_cast<UnresolvedMemberExpr>(Call->getCallee()->IgnoreImplicit());
     if (!ME || ME->isImplicitAccess() || !isTensorType(ME->getBaseType()))
       return;
-    if (!isUninstantiatedTemplate(HotCodeAnalysis::get(*Result.Context).enclosingFunction(Call)))
+    if (!isUninstantiatedTemplate(HotCodeAnalysis::get(Ctx).enclosingFunction(Call)))
       return;
   }
   SourceLocation Loc = Call->getExprLoc();
-  if (!inUserCode(Loc, SM))
+  auto Site = assess(Call, Tensor, Ctx); // dependent `t.template item<T>()`: device unknown
+  if (!Site)
     return;
-  auto Hot = hotContext(Call, *Result.Context);
-  if (!Hot)
-    return;
-  report(Loc, Message, Hot);
+  bool Accumulates = !Site->Hot.LoopLoc.isInvalid() && accumulatedOnHost(Call, Ctx);
+  reportSync(Loc, Message, *Site);
+  if (Accumulates)
+    diag(Loc,
+         "accumulate on the device instead: a tensor accumulator declared before the loop "
+         "(`auto total = torch::zeros({}, loss.options());`, `total += loss.detach();`) and one "
+         "`total.item<float>()` after it",
+         DiagnosticIDs::Note);
 }
 
 } // namespace torchlint
