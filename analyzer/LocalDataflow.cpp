@@ -1,7 +1,8 @@
 #include "LocalDataflow.h"
 #include "TorchTypes.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "HotCode.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -37,7 +38,15 @@ namespace {
 
 class RefFinder : public RecursiveASTVisitor<RefFinder> {
 public:
-  RefFinder(const VarDecl *VD, ASTContext &Ctx, VarValues &Out) : VD(VD), Ctx(Ctx), Out(Out) {}
+  RefFinder(const VarDecl *VD, ASTContext &Ctx, VarValues &Out)
+      : VD(VD), HC(HotCodeAnalysis::get(Ctx)), Out(Out) {}
+
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    if (S->getLoopVariable() == VD)
+      RangeFor = true;
+    return true;
+  }
+  bool RangeFor = false;
   bool shouldVisitLambdaBody() const { return true; }
 
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
@@ -59,10 +68,7 @@ private:
     // Walk up through parens and implicit nodes to the expression that uses the variable.
     const Expr *E = Use;
     while (true) {
-      DynTypedNodeList Ps = Ctx.getParents(*E);
-      if (Ps.empty())
-        return;
-      const auto *P = Ps[0].get<Expr>();
+      const auto *P = dyn_cast_or_null<Expr>(HC.parentOf(E));
       if (!P)
         return; // a statement (e.g. return t;) or a declaration: a read
       if (isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr>(P)) {
@@ -162,7 +168,7 @@ private:
   }
 
   const VarDecl *VD;
-  ASTContext &Ctx;
+  const HotCodeAnalysis &HC;
   VarValues &Out;
 };
 
@@ -195,18 +201,6 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
   bool Local = VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && FD && FD->getBody() &&
                !VD->getType()->isReferenceType();
   if (Local) {
-    // Range-for loop variables and the like: their initializer is the iterator's *.
-    DynTypedNodeList Ps = Ctx.getParents(*VD);
-    if (!Ps.empty())
-      if (const auto *DS = Ps[0].get<DeclStmt>()) {
-        DynTypedNodeList PPs = Ctx.getParents(*DS);
-        if (!PPs.empty())
-          if (const auto *RF = PPs[0].get<CXXForRangeStmt>())
-            if (RF->getLoopVarStmt() == DS)
-              Local = false;
-      }
-  }
-  if (Local) {
     V.Known = true;
     const Expr *Init = VD->getInit();
     if (Init) {
@@ -223,7 +217,8 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
     RefFinder F(VD, Ctx, V);
     F.TraverseStmt(FD->getBody());
     V.Written = F.Escaped || V.Values.size() > Initial;
-    if (F.Escaped)
+    // Escaped, or a range-for loop variable (its initializer is the iterator's *).
+    if (F.Escaped || F.RangeFor)
       V.Known = false;
   } else {
     V.Written = true;

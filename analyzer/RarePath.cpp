@@ -1,7 +1,7 @@
 #include "RarePath.h"
+#include "HotCode.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -57,22 +57,14 @@ std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) {
   if (insideAssert(S, Ctx))
     return std::string("it is inside assert(), which NDEBUG (release) builds compile out");
   const SourceManager &SM = Ctx.getSourceManager();
-  DynTypedNode Node = DynTypedNode::create(*S);
+  // The hot-code analysis' parent map of user code (a function body's parent is null; a
+  // variable's initializer has its DeclStmt as parent).
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   const Stmt *Prev = S;
   while (true) {
-    DynTypedNodeList Ps = Ctx.getParents(Node);
-    if (Ps.empty())
+    const Stmt *P = HC.parentOf(Prev);
+    if (!P)
       return std::nullopt;
-    const auto *P = Ps[0].get<Stmt>();
-    if (!P) {
-      // A variable's initializer: go on to its DeclStmt; a function or lambda: stop.
-      if (Ps[0].get<VarDecl>() && !Ps[0].get<ParmVarDecl>()) {
-        Prev = nullptr;
-        Node = Ps[0];
-        continue;
-      }
-      return std::nullopt;
-    }
     if (const auto *BO = dyn_cast<BinaryOperator>(P))
       if (BO->getOpcode() == BO_LAnd && Prev == BO->getRHS())
         if (const Expr *Test = moduloTest(BO->getLHS())) {
@@ -94,7 +86,6 @@ std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) {
         }
     }
     Prev = P;
-    Node = Ps[0];
   }
 }
 

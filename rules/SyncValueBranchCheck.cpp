@@ -1,7 +1,6 @@
 #include "SyncValueBranchCheck.h"
 #include "RarePath.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -16,22 +15,17 @@ namespace {
 /// The statement whose condition E is part of ("if", "while", "for", "do-while", "?:"), walking up
 /// through the expression; empty when E is not (part of) a condition.
 std::string conditionOf(const Expr *E, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*E);
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   const Stmt *Prev = E;
   while (true) {
-    DynTypedNodeList Ps = Ctx.getParents(Node);
-    if (Ps.empty())
+    const Stmt *P = HC.parentOf(Prev);
+    if (!P)
       return {};
-    const auto *P = Ps[0].get<Stmt>();
-    if (!P) {
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
       // `if (bool b = t.item<bool>())`: the condition variable.
-      if (const auto *VD = Ps[0].get<VarDecl>()) {
-        DynTypedNodeList VPs = Ctx.getParents(*VD);
-        if (!VPs.empty())
-          if (const auto *If = VPs[0].get<IfStmt>())
-            if (If->getConditionVariable() == VD)
-              return "if";
-      }
+      if (const auto *If = dyn_cast_or_null<IfStmt>(HC.parentOf(DS)))
+        if (If->getConditionVariableDeclStmt() == DS)
+          return "if";
       return {};
     }
     if (const auto *If = dyn_cast<IfStmt>(P))
@@ -47,7 +41,6 @@ std::string conditionOf(const Expr *E, ASTContext &Ctx) {
     if (!isa<Expr>(P))
       return {};
     Prev = P;
-    Node = Ps[0];
   }
 }
 
