@@ -1,11 +1,12 @@
 #include "TorchCheck.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace torchlint {
 
 TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Info(findCheck(Name)) {
+    : ClangTidyCheck(Name, Context), Info(findCheck(Name)), TidyContext(Context) {
   if (!Info)
     llvm::report_fatal_error(llvm::Twine("torchlint: check ") + Name + " is not in rules/checks.json");
 }
@@ -13,6 +14,10 @@ TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Cont
 void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *P,
                                      clang::Preprocessor *) {
   PP = P;
+}
+
+bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const {
+  return TidyContext && TidyContext->isCheckEnabled(Name);
 }
 
 TorchVersion TorchCheck::torchVersion() const {

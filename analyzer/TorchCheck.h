@@ -33,10 +33,14 @@ protected:
                                   const std::optional<HotContext> &Hot = std::nullopt,
                                   clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
 
+  /// True when check Name runs in this invocation too (to leave a finding to it).
+  bool isCheckEnabled(llvm::StringRef Name) const;
+
   clang::Preprocessor *PP = nullptr;
 
 private:
   const CheckInfo *Info;
+  clang::tidy::ClangTidyContext *TidyContext;
 };
 
 } // namespace torchlint

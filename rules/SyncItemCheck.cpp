@@ -1,4 +1,5 @@
 #include "SyncItemCheck.h"
+#include "TensorDtype.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -8,9 +9,6 @@ using namespace clang::ast_matchers;
 namespace torchlint {
 
 namespace {
-AST_MATCHER(CXXMethodDecl, isTensorMethod) {
-  return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
-}
 /// A function template (or member of a class template) that is never instantiated: its
 /// dependent `t.template item<T>()` calls are only visible in the template itself.
 bool isUninstantiatedTemplate(const FunctionDecl *F) {
@@ -33,32 +31,77 @@ static const char Message[] =
 void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
   // t.item(), t.item<float>(), t.template item<T>() (instantiated), t.item().toFloat().
   Finder->addMatcher(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("call"),
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMember()))).bind("call"),
       this);
   // t.template item<T>() in a template that is never instantiated.
   Finder->addMatcher(
       callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item")))))).bind("dependent"),
       this);
+  // t[i] with a tensor index: Tensor::operator[](Tensor) reads the index with item().
+  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), hasArgument(0, expr(isTensorExpr())),
+                                         hasArgument(1, expr(isTensorExpr())))
+                         .bind("subscript"),
+                     this);
+}
+
+/// `x += t.item<T>()` (also -=, through casts): the value accumulated on the host.
+static bool accumulatedOnHost(const Expr *Call, ASTContext &Ctx) {
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const Stmt *Prev = Call;
+  for (unsigned Depth = 0; Depth < 6; ++Depth) {
+    const auto *P = dyn_cast_or_null<Expr>(HC.parentOf(Prev));
+    if (!P)
+      return false;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(P))
+      return CA->getRHS()->IgnoreParenImpCasts() == cast<Expr>(Prev)->IgnoreParenImpCasts() &&
+             (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign);
+    if (!isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr, CXXFunctionalCastExpr,
+             CXXMemberCallExpr, MemberExpr>(P))
+      return false;
+    Prev = P;
+  }
+  return false;
 }
 
 void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
-  const SourceManager &SM = *Result.SourceManager;
+  ASTContext &Ctx = *Result.Context;
+  if (const auto *Sub = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("subscript")) {
+    if (isBoolTensor(Sub->getArg(1), Ctx))
+      return; // torch-sync-bool-mask
+    auto Site = assess(Sub, Sub->getArg(1), Ctx);
+    if (!Site)
+      return;
+    reportSync(Sub->getBeginLoc(),
+               "Tensor::operator[] with a tensor index reads the index with item(), which copies it to the "
+               "host and blocks until the GPU has finished all queued work; index with an integer, or use "
+               "index_select / index({idx}) to stay on the device",
+               *Site);
+    return;
+  }
   const CallExpr *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-  if (!Call) {
+  const Expr *Tensor = nullptr;
+  if (Call) {
+    Tensor = cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
+  } else {
     Call = Result.Nodes.getNodeAs<CallExpr>("dependent");
     const auto *ME = dyn_cast<UnresolvedMemberExpr>(Call->getCallee()->IgnoreImplicit());
     if (!ME || ME->isImplicitAccess() || !isTensorType(ME->getBaseType()))
       return;
-    if (!isUninstantiatedTemplate(HotCodeAnalysis::get(*Result.Context).enclosingFunction(Call)))
+    if (!isUninstantiatedTemplate(HotCodeAnalysis::get(Ctx).enclosingFunction(Call)))
       return;
   }
   SourceLocation Loc = Call->getExprLoc();
-  if (!inUserCode(Loc, SM))
+  auto Site = assess(Call, Tensor, Ctx); // dependent `t.template item<T>()`: device unknown
+  if (!Site)
     return;
-  auto Hot = hotContext(Call, *Result.Context);
-  if (!Hot)
-    return;
-  report(Loc, Message, Hot);
+  bool Accumulates = !Site->Hot.LoopLoc.isInvalid() && accumulatedOnHost(Call, Ctx);
+  reportSync(Loc, Message, *Site);
+  if (Accumulates)
+    diag(Loc,
+         "accumulate on the device instead: a tensor accumulator declared before the loop "
+         "(`auto total = torch::zeros({}, loss.options());`, `total += loss.detach();`) and one "
+         "`total.item<float>()` after it",
+         DiagnosticIDs::Note);
 }
 
 } // namespace torchlint

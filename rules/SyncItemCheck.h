@@ -1,12 +1,12 @@
 #pragma once
-#include "TorchCheck.h"
+#include "SyncCheck.h"
 
 namespace torchlint {
 
 /// torch-sync-item: Tensor::item() in hot code. docs/checks/torch-sync-item.md
-class SyncItemCheck : public TorchCheck {
+class SyncItemCheck : public SyncCheck {
 public:
-  using TorchCheck::TorchCheck;
+  using SyncCheck::SyncCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };

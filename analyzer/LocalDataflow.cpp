@@ -1,0 +1,229 @@
+#include "LocalDataflow.h"
+#include "TorchTypes.h"
+#include "clang/AST/ExprCXX.h"
+#include "HotCode.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+
+using namespace clang;
+
+namespace torchlint {
+
+const Expr *stripCopies(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EC = dyn_cast<ExprWithCleanups>(E))
+      E = EC->getSubExpr();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      if (CE->getConstructor() && CE->getNumArgs() == 1 &&
+          (CE->getConstructor()->isCopyOrMoveConstructor()))
+        E = CE->getArg(0);
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+      if (FC->getCastKind() == CK_NoOp || FC->getCastKind() == CK_ConstructorConversion)
+        E = FC->getSubExpr();
+    if (E == Prev)
+      return E;
+  }
+  return E;
+}
+
+namespace {
+
+class RefFinder : public RecursiveASTVisitor<RefFinder> {
+public:
+  RefFinder(const VarDecl *VD, ASTContext &Ctx, VarValues &Out)
+      : VD(VD), HC(HotCodeAnalysis::get(Ctx)), Out(Out) {}
+
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    if (S->getLoopVariable() == VD)
+      RangeFor = true;
+    return true;
+  }
+  bool RangeFor = false;
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (DRE->getDecl() != VD || Escaped)
+      return true;
+    classify(DRE);
+    return true;
+  }
+
+private:
+  void escape() { Escaped = true; }
+
+public:
+  bool Escaped = false;
+
+private:
+
+  void classify(const Expr *Use) {
+    // Walk up through parens and implicit nodes to the expression that uses the variable.
+    const Expr *E = Use;
+    while (true) {
+      const auto *P = dyn_cast_or_null<Expr>(HC.parentOf(E));
+      if (!P)
+        return; // a statement (e.g. return t;) or a declaration: a read
+      if (isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr>(P)) {
+        if (const auto *IC = dyn_cast<ImplicitCastExpr>(P))
+          if (IC->getCastKind() != CK_NoOp && IC->getCastKind() != CK_LValueToRValue &&
+              IC->getCastKind() != CK_UncheckedDerivedToBase && IC->getCastKind() != CK_DerivedToBase)
+            return;
+        E = P;
+        continue;
+      }
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+        if (Op->getNumArgs() >= 1 && Op->getArg(0)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts()) {
+          if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+            Out.Values.push_back(Op->getArg(1));
+            return;
+          }
+          if (Op->getOperator() == OO_Amp && Op->getNumArgs() == 1)
+            return escape();
+          return; // t += x, t[i], t == x: device and dtype kept
+        }
+        checkArgument(Op, E);
+        return;
+      }
+      if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+        if (BO->isAssignmentOp() && BO->getLHS()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts()) {
+          if (BO->getOpcode() == BO_Assign)
+            Out.Values.push_back(BO->getRHS());
+          else
+            escape();
+        }
+        return;
+      }
+      if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+        if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp())
+          escape();
+        return;
+      }
+      if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+        // t.set_(...), t.swap(...), t.resize_(...): the variable stops being what it was made as.
+        if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
+          if (MD->getDeclName().isIdentifier() &&
+              llvm::is_contained({"set_", "swap", "resize_", "resize_as_", "unsqueeze_", "squeeze_", "t_",
+                                  "transpose_", "as_strided_", "swapdims_", "swapaxes_"},
+                                 MD->getName()))
+            escape();
+        return;
+      }
+      if (const auto *C = dyn_cast<CallExpr>(P)) {
+        checkArgument(C, E);
+        return;
+      }
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
+        const CXXConstructorDecl *Ctor = CE->getConstructor();
+        if (Ctor && isTorchDecl(Ctor))
+          return; // TensorOptions(device), Device(...): forwarding references, no modification
+        for (unsigned I = 0; Ctor && I < CE->getNumArgs() && I < Ctor->getNumParams(); ++I)
+          if (CE->getArg(I)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
+              nonConstRef(Ctor->getParamDecl(I)->getType()) && !Ctor->isCopyOrMoveConstructor())
+            escape();
+        return;
+      }
+      if (isa<LambdaExpr>(P))
+        return; // capture: its uses inside the body are visited on their own
+      return;
+    }
+  }
+
+  static bool nonConstRef(QualType T) {
+    if (const auto *R = T->getAs<ReferenceType>())
+      return !R->getPointeeType().isConstQualified();
+    return false;
+  }
+
+  void checkArgument(const CallExpr *C, const Expr *E) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD) {
+      escape();
+      return;
+    }
+    // libtorch's functions take devices and options by forwarding reference
+    // (TensorOptions::device(Args&&...)) without modifying them; only *_out variants write to
+    // (and may resize) a tensor argument.
+    if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !FD->getName().ends_with("_out"))
+      return;
+    unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
+      if (C->getArg(I)->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())
+        continue;
+      unsigned PI = I - Shift;
+      if (PI >= FD->getNumParams()) {
+        escape(); // variadic
+        return;
+      }
+      if (nonConstRef(FD->getParamDecl(PI)->getType()))
+        escape();
+    }
+  }
+
+  const VarDecl *VD;
+  const HotCodeAnalysis &HC;
+  VarValues &Out;
+};
+
+} // namespace
+
+const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
+  thread_local ASTContext *Owner = nullptr;
+  thread_local std::unique_ptr<llvm::DenseMap<const VarDecl *, VarValues>> Cache;
+  if (Owner != &Ctx || !Cache) {
+    Cache = std::make_unique<llvm::DenseMap<const VarDecl *, VarValues>>();
+    Owner = &Ctx;
+  }
+  auto It = Cache->find(VD);
+  if (It != Cache->end())
+    return It->second;
+  VarValues V;
+  if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
+    const auto *PF = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
+    if (PF && PF->getBody() && !PV->getType()->isReferenceType()) {
+      RefFinder F(VD, Ctx, V);
+      F.TraverseStmt(PF->getBody());
+      V.Written = F.Escaped || !V.Values.empty();
+    } else {
+      V.Written = true;
+    }
+    V.Values.clear();
+    return (*Cache)[VD] = std::move(V);
+  }
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
+  bool Local = VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && FD && FD->getBody() &&
+               !VD->getType()->isReferenceType();
+  if (Local) {
+    V.Known = true;
+    const Expr *Init = VD->getInit();
+    if (Init) {
+      const Expr *S = stripCopies(Init);
+      const auto *CE = dyn_cast<CXXConstructExpr>(S);
+      if (CE && CE->getNumArgs() == 0)
+        V.DefaultInit = true;
+      else
+        V.Values.push_back(Init);
+    } else {
+      V.DefaultInit = true;
+    }
+    size_t Initial = V.Values.size();
+    RefFinder F(VD, Ctx, V);
+    F.TraverseStmt(FD->getBody());
+    V.Written = F.Escaped || V.Values.size() > Initial;
+    // Escaped, or a range-for loop variable (its initializer is the iterator's *).
+    if (F.Escaped || F.RangeFor)
+      V.Known = false;
+  } else {
+    V.Written = true;
+  }
+  return (*Cache)[VD] = std::move(V);
+}
+
+} // namespace torchlint

@@ -1,0 +1,40 @@
+// The common base of the host-device sync checks (torch-sync-*): one place that decides whether a
+// sync site is reported and at which level, by asking the shared analyses:
+//   - hot code (HotCodeAnalysis): only code that runs on every step; the message says why;
+//   - device provenance (DeviceProvenance): a tensor provably on the CPU is never reported;
+//   - rare paths (RarePath): a sync in a logging branch or inside assert() is a remark, and the
+//     message says why.
+#pragma once
+#include "DeviceProvenance.h"
+#include "TorchCheck.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include <optional>
+#include <string>
+
+namespace torchlint {
+
+/// A method of at::Tensor / at::TensorBase (or a class derived from them).
+AST_MATCHER(clang::CXXMethodDecl, isTensorMember) {
+  return isTensorType(clang::QualType(Node.getParent()->getTypeForDecl(), 0));
+}
+
+struct SyncSite {
+  HotContext Hot;
+  /// Set when the site does not run on every step (logging branch, assert()).
+  std::optional<std::string> Rare;
+  DeviceKind Device = DeviceKind::Unknown;
+};
+
+class SyncCheck : public TorchCheck {
+public:
+  using TorchCheck::TorchCheck;
+
+protected:
+  /// Whether the sync at At (on tensor Tensor; null when no tensor is involved) is reported:
+  /// nullopt in setup code, outside user code, or for a tensor provably on the CPU.
+  std::optional<SyncSite> assess(const clang::Stmt *At, const clang::Expr *Tensor, clang::ASTContext &Ctx);
+  /// Emits the finding: a warning, or a remark with the rare-path reason.
+  clang::DiagnosticBuilder reportSync(clang::SourceLocation Loc, llvm::StringRef Message, const SyncSite &Site);
+};
+
+} // namespace torchlint

@@ -1,0 +1,101 @@
+#include "SyncHostCopyCheck.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchlint {
+
+namespace {
+
+/// A non-defaulted argument that is not the literal `false` for parameter non_blocking.
+bool nonBlocking(const CXXMemberCallExpr *Call) {
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  for (unsigned I = 0; I < Call->getNumArgs() && I < MD->getNumParams(); ++I) {
+    if (MD->getParamDecl(I)->getName() != "non_blocking" || isa<CXXDefaultArgExpr>(Call->getArg(I)))
+      continue;
+    const Expr *A = Call->getArg(I)->IgnoreParenImpCasts();
+    if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(A))
+      return B->getValue();
+    return true; // a runtime flag: may be non-blocking
+  }
+  return false;
+}
+
+const char Why[] = " copies the tensor to host memory and blocks until the GPU has finished all queued work; "
+                   "keep the computation on the device, or copy once per logging interval (or with "
+                   "non_blocking=true into pinned memory, reading it a step later)";
+
+} // namespace
+
+void SyncHostCopyCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cpu", "to"), isTensorMember()))).bind("copy"),
+                     this);
+  // Host reads through data_ptr<T>(): *t.data_ptr<float>(), t.data_ptr<float>()[i].
+  auto DataPtr = cxxMemberCallExpr(callee(cxxMethodDecl(
+                                       hasAnyName("data_ptr", "const_data_ptr", "mutable_data_ptr"), isTensorMember())))
+                     .bind("ptr");
+  Finder->addMatcher(unaryOperator(hasOperatorName("*"), hasUnaryOperand(ignoringParenImpCasts(DataPtr))).bind("read"),
+                     this);
+  Finder->addMatcher(arraySubscriptExpr(hasBase(ignoringParenImpCasts(DataPtr))).bind("read"), this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("accessor"), isTensorMember()))).bind("accessor"),
+                     this);
+}
+
+void SyncHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  if (const auto *Ptr = Result.Nodes.getNodeAs<CXXMemberCallExpr>("ptr")) {
+    // Only for tensors provably on a device: data_ptr() of a CUDA tensor handed to a kernel is
+    // fine; reading through it on the host is not.
+    const Expr *Obj = Ptr->getImplicitObjectArgument();
+    if (deviceOf(Obj, Ctx) != DeviceKind::Accelerator)
+      return;
+    auto Site = assess(Ptr, Obj, Ctx);
+    if (!Site)
+      return;
+    reportSync(Ptr->getExprLoc(),
+               "reading a device tensor through data_ptr() on the host dereferences device memory; copy the "
+               "values with .cpu() once outside the loop, or keep the computation on the device",
+               *Site);
+    return;
+  }
+  if (const auto *Acc = Result.Nodes.getNodeAs<CXXMemberCallExpr>("accessor")) {
+    const Expr *Obj = Acc->getImplicitObjectArgument();
+    if (deviceOf(Obj, Ctx) != DeviceKind::Accelerator)
+      return;
+    auto Site = assess(Acc, Obj, Ctx);
+    if (!Site)
+      return;
+    reportSync(Acc->getExprLoc(),
+               "accessor() reads the tensor from the host, but the tensor is on a device; use "
+               "packed_accessor in a kernel, or keep the computation in tensor ops on the device",
+               *Site);
+    return;
+  }
+  const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("copy");
+  const CXXMethodDecl *MD = Call->getMethodDecl();
+  std::string What;
+  if (MD->getName() == "cpu") {
+    What = ".cpu()";
+  } else {
+    if (Call->getNumArgs() == 0)
+      return;
+    const Expr *A = Call->getArg(0);
+    QualType T = A->getType();
+    if (isTensorType(T))
+      return; // to(other): other's device is another question
+    bool NoDevice = false;
+    if (deviceDenotedBy(A, Ctx, &NoDevice) != DeviceKind::CPU || NoDevice)
+      return;
+    if (nonBlocking(Call))
+      return;
+    What = ".to(<CPU device>)";
+  }
+  auto Site = assess(Call, Call->getImplicitObjectArgument(), Ctx);
+  if (!Site)
+    return;
+  reportSync(Call->getExprLoc(), What + Why, *Site);
+}
+
+} // namespace torchlint
