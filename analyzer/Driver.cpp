@@ -6,6 +6,7 @@
 #include "FileHashes.h"
 #include "Findings.h"
 #include "InputCheck.h"
+#include "Progress.h"
 #include "TorchInstall.h"
 #include "VerifyFixes.h"
 #include "clang-tidy/ClangTidy.h"
@@ -28,6 +29,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <thread>
 
 using namespace llvm;
 using namespace clang;
@@ -48,7 +50,7 @@ cl::opt<std::string> Checks("checks",
                             cl::cat(Category));
 cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"),
                    cl::init(1), cl::cat(Category));
-cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml"),
+cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown"),
                                cl::init("text"), cl::cat(Category));
 cl::opt<std::string> Output("output", cl::desc("Write the report to this file instead of stdout"),
                             cl::value_desc("file"), cl::cat(Category));
@@ -74,6 +76,20 @@ cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
 cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
                               cl::init("auto"), cl::cat(Category));
 cl::opt<bool> Worker("internal-worker", cl::Hidden, cl::desc("Run as a -j worker"));
+// Audit reports and integrations (docs/reports.md).
+cl::opt<std::string> SarifRoot("sarif-root",
+                               cl::desc("Directory that SARIF URIs and report paths are relative to "
+                                        "(default: the compile database's directory, else the current one)"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> Baseline("baseline",
+                              cl::desc("Report only findings absent from this earlier SARIF or JSON output "
+                                       "(matched by fingerprint, not by line)"),
+                              cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> Since("since", cl::desc("Report only findings on lines changed since this git revision"),
+                           cl::value_desc("git-ref"), cl::cat(Category));
+cl::opt<std::string> Shard("shard", cl::desc("Analyse only slice K of N (1-based) of the files; see `torchlint merge`"),
+                           cl::value_desc("K/N"), cl::cat(Category));
+cl::opt<std::string> ProgressFile("internal-progress", cl::Hidden, cl::desc("Worker progress file"));
 
 struct Options {
   std::vector<std::string> ExtraArgs; // after --
@@ -204,7 +220,7 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
 }
 
 int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::vector<std::string> &Extra,
-               torchlint::RunResult &R) {
+               torchlint::RunResult &R, torchlint::Progress &Prog) {
   std::string Self = sys::fs::getMainExecutable("torchlint", (void *)&runWorkers);
   std::vector<std::vector<std::string>> Groups(N);
   for (size_t I = 0; I < Inputs.size(); ++I)
@@ -222,6 +238,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     sys::fs::createTemporaryFile("torchlint-worker", "json", Tmp);
     std::vector<std::string> Args = {Self, "--internal-worker", "--format=json", "--output=" + std::string(Tmp),
                                      "--checks=" + checksGlob()};
+    if (Prog.enabled())
+      Args.push_back("--internal-progress=" + std::string(Tmp) + ".progress");
     if (!BuildPath.empty())
       Args.push_back("-p=" + BuildPath.getValue());
     if (HeaderFilter.getNumOccurrences())
@@ -246,9 +264,29 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     }
     Children.push_back(std::move(C));
   }
-  for (Child &C : Children) {
+  std::vector<std::optional<sys::ProcessInfo>> Finished(Children.size());
+  for (bool Running = Prog.enabled(); Running;) { // poll, showing the workers' progress
+    Running = false;
+    unsigned FilesDone = 0, Found = 0;
+    for (size_t I = 0; I < Children.size(); ++I) {
+      if (!Finished[I]) {
+        sys::ProcessInfo W = sys::Wait(Children[I].PI, 0);
+        if (W.Pid == Children[I].PI.Pid)
+          Finished[I] = W;
+        else
+          Running = true;
+      }
+      torchlint::readProgress(Children[I].Out + ".progress", FilesDone, Found);
+    }
+    Prog.update(FilesDone, Found);
+    if (Running)
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  for (size_t I = 0; I < Children.size(); ++I) {
+    Child &C = Children[I];
     std::string Err;
-    sys::ProcessInfo Done = sys::Wait(C.PI, std::nullopt, &Err);
+    sys::ProcessInfo Done = Finished[I] ? *Finished[I] : sys::Wait(C.PI, std::nullopt, &Err);
+    sys::fs::remove(C.Out + ".progress");
     auto Buf = MemoryBuffer::getFile(C.Out);
     std::string JErr;
     if (Done.ReturnCode < 0 || Done.ReturnCode > 3 || !Buf ||
@@ -264,10 +302,27 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
   return 0;
 }
 
+/// Report paths are relative to --sarif-root, else the compile database's directory, else cwd.
+torchlint::ReportOptions reportOptions() {
+  torchlint::ReportOptions O;
+  SmallString<256> Root(SarifRoot.empty() ? BuildPath.getValue() : SarifRoot.getValue());
+  if (!Root.empty() && !sys::fs::is_directory(Root))
+    sys::path::remove_filename(Root); // -p build/compile_commands.json
+  if (Root.empty())
+    sys::fs::current_path(Root);
+  sys::fs::make_absolute(Root);
+  sys::path::remove_dots(Root, true);
+  O.Root = std::string(Root);
+  O.ProbeDir = torchlint::torchlintHome() + "/docs/probe";
+  return O;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "merge")
+    return torchlint::mergeMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
@@ -321,8 +376,12 @@ int main(int argc, const char **argv) {
     Fmt = torchlint::Format::Sarif;
   else if (FormatOpt == "yaml")
     Fmt = torchlint::Format::Yaml;
+  else if (FormatOpt == "html")
+    Fmt = torchlint::Format::Html;
+  else if (FormatOpt == "markdown" || FormatOpt == "md")
+    Fmt = torchlint::Format::Markdown;
   else {
-    errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml)\n";
+    errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml, html, markdown)\n";
     return 2;
   }
   if (Files.empty()) {
@@ -352,10 +411,20 @@ int main(int argc, const char **argv) {
       Seen.recordFromDisk(F);
   std::unique_ptr<tooling::CompilationDatabase> DB;
 
+  if (!Shard.empty()) {
+    unsigned K, Of;
+    if (!torchlint::parseShard(Shard, K, Of)) {
+      errs() << "torchlint: error: --shard wants K/N with 1 <= K <= N, not '" << Shard << "'\n";
+      return 2;
+    }
+    Inputs = torchlint::selectShard(Inputs, K, Of);
+  }
+  torchlint::Progress Prog(Inputs.size(), /*Allowed=*/!Worker);
+
   unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   N = std::min<unsigned>(N, Inputs.size());
   if (!Inputs.empty() && N > 1 && !Worker) {
-    runWorkers(Inputs, N, ExtraArgs, R);
+    runWorkers(Inputs, N, ExtraArgs, R, Prog);
     // The workers' headers were read in other processes: hash them now (weaker; see
     // docs/reliability.md).
     if (Fix)
@@ -374,12 +443,25 @@ int main(int argc, const char **argv) {
       if (Fix && !Worker)
         Real = makeIntrusiveRefCnt<torchlint::HashingFileSystem>(Real, Seen);
       auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
+      // Progress: clang-tidy asks for a TU's command when it starts it, so the previous one is done.
+      auto Started = std::make_shared<unsigned>(0); // outlives this block with DB (--verify)
+      auto Counting = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
+      Counting->appendArgumentsAdjuster([&Prog, &Inputs, Started](const tooling::CommandLineArguments &Args,
+                                                                  StringRef) {
+        if (*Started && *Started < Inputs.size()) {
+          if (!ProgressFile.empty())
+            torchlint::appendProgress(ProgressFile, 0);
+          Prog.update(*Started, 0, /*FindingsKnown=*/false);
+        }
+        ++*Started;
+        return Args;
+      });
       // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
       // files, not a stack dump: see docs/reliability.md.
       std::vector<tidy::ClangTidyError> Errors;
       CrashRecoveryContext::Enable();
       CrashRecoveryContext CRC;
-      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *DB, Inputs, BaseFS, /*ApplyAnyFix=*/true); })) {
+      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *Counting, Inputs, BaseFS, /*ApplyAnyFix=*/true); })) {
         std::string Names;
         for (const std::string &F : Inputs)
           Names += (Names.empty() ? "'" : ", '") + F + "'";
@@ -388,12 +470,31 @@ int main(int argc, const char **argv) {
         Errors.clear();
         AnalysisCrashed = true;
       }
+      DB = std::move(Counting); // --verify uses it below
       collect(Errors, R);
       R.FilesAnalyzed += Inputs.size();
+      if (!ProgressFile.empty())
+        torchlint::appendProgress(ProgressFile, 0);
+      Prog.update(Inputs.size(), R.findingCount());
     }
   }
   torchlint::collapseCompilerErrors(R);
   R.sort();
+  Prog.finish();
+  torchlint::computeFingerprints(R);
+  if (!Baseline.empty() && !Worker) {
+    torchlint::RunResult Base;
+    std::string Err;
+    if (!torchlint::readResultsFile(Baseline, Base, Err))
+      R.Errors.push_back("--baseline: " + Err);
+    else if (unsigned Known = torchlint::applyBaseline(R, Base); Known && !Quiet)
+      errs() << "torchlint: " << Known << (Known == 1 ? " finding" : " findings") << " already in the baseline\n";
+  }
+  if (!Since.empty() && !Worker) {
+    std::string Err;
+    if (!torchlint::filterSinceGitRef(R, Since, Err))
+      R.Errors.push_back(Err);
+  }
 
   if (Fix && !Worker) {
     torchlint::FixReport FR = torchlint::applyFixes(R, &Seen);
@@ -442,7 +543,13 @@ int main(int argc, const char **argv) {
     torchlint::writeJson(OS, R);
     break;
   case torchlint::Format::Sarif:
-    torchlint::writeSarif(OS, R);
+    torchlint::writeSarif(OS, R, reportOptions());
+    break;
+  case torchlint::Format::Html:
+    torchlint::writeHtml(OS, R, reportOptions());
+    break;
+  case torchlint::Format::Markdown:
+    torchlint::writeMarkdown(OS, R, reportOptions());
     break;
   case torchlint::Format::Yaml:
     torchlint::writeYaml(OS, R, Inputs.empty() ? "" : Inputs.front());
