@@ -505,6 +505,23 @@ class ProgressLine(Base):
         self.assertNotIn("files,", p.stderr)
 
 
+class Editors(Base):
+    def test_clang_tidy_wrapper_loads_the_plugin(self):
+        # tools/clang-tidy-torchlint is what docs/editors.md points editors at.
+        wrapper = os.path.join(SOURCE_DIR, "tools", "clang-tidy-torchlint")
+        plugin = os.path.join(os.path.dirname(os.path.dirname(TORCHLINT)), "lib", "torchlint-tidy-plugin.so")
+        env = dict(os.environ, TORCHLINT_PLUGIN=plugin)
+        if os.environ.get("CLANG_TIDY"):
+            env["CLANG_TIDY"] = os.environ["CLANG_TIDY"]
+        a = self.write("a.cpp", ONE)
+        p = subprocess.run([wrapper, "-checks=-*,torch-*", a, *flags(self.dir)], capture_output=True, text=True, env=env)
+        self.assertIn("a.cpp:5:19: warning: Tensor::item()", p.stdout, p.stderr)
+        self.assertIn("[torch-sync-item]", p.stdout)
+        p = subprocess.run([wrapper, "-checks=-*,torch-*", a], capture_output=True, text=True,
+                           env=dict(env, TORCHLINT_PLUGIN=os.path.join(self.dir, "none.so")))
+        self.assertEqual(2, p.returncode)
+
+
 class Docs(Base):
     def test_checks_index_is_up_to_date(self):
         gen = os.path.join(SOURCE_DIR, "tools", "gen_checks_index.py")
