@@ -14,11 +14,12 @@ namespace {
 
 bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
 
-/// The name of the function whose body encloses Offset ("Trainer::step"), found by scanning the
-/// source's braces (comments, string literals and preprocessor lines skipped). Lambdas, control
-/// statements, classes and namespaces are not functions: a finding in a lambda takes the name of
-/// the function around it. Empty at namespace scope.
-std::string enclosingFunction(llvm::StringRef Text, unsigned Offset) {
+/// For each of Offsets (ascending), the name of the function whose body encloses it
+/// ("Trainer::step"), found in one scan of the source's braces (comments, string literals and
+/// preprocessor lines skipped). Lambdas, control statements, classes and namespaces are not
+/// functions: a finding in a lambda takes the name of the function around it. Empty at namespace
+/// scope.
+std::vector<std::string> enclosingFunctions(llvm::StringRef Text, llvm::ArrayRef<unsigned> Offsets) {
   struct Block {
     std::string Name; // function name, or empty for other blocks
   };
@@ -54,7 +55,21 @@ std::string enclosingFunction(llvm::StringRef Text, unsigned Offset) {
       return {};
     return Name.str();
   };
-  for (size_t I = 0; I < Text.size() && I < Offset; ++I) {
+  std::vector<std::string> Out;
+  auto current = [&] {
+    for (auto It = Stack.rbegin(); It != Stack.rend(); ++It)
+      if (!It->Name.empty())
+        return It->Name;
+    return std::string();
+  };
+  size_t Next = 0; // the next offset to answer
+  for (size_t I = 0; I < Text.size() && Next < Offsets.size(); ++I) {
+    while (Next < Offsets.size() && Offsets[Next] <= I) {
+      Out.push_back(current());
+      ++Next;
+    }
+    if (Next == Offsets.size())
+      break;
     char C = Text[I];
     if (C == '\n') {
       LineStart = true;
@@ -108,10 +123,9 @@ std::string enclosingFunction(llvm::StringRef Text, unsigned Offset) {
       break;
     }
   }
-  for (auto It = Stack.rbegin(); It != Stack.rend(); ++It)
-    if (!It->Name.empty())
-      return It->Name;
-  return {};
+  while (Out.size() < Offsets.size())
+    Out.push_back(current());
+  return Out;
 }
 
 std::string normalizedLine(llvm::StringRef File, unsigned Line) {
@@ -125,7 +139,6 @@ std::string normalizedLine(llvm::StringRef File, unsigned Line) {
 } // namespace
 
 void computeFingerprints(RunResult &R) {
-  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Texts;
   std::map<std::tuple<std::string, std::string, std::string, std::string>, unsigned> Seen;
   // Rank by position so that the n-th of several identical findings keeps its identity.
   std::vector<Finding *> Order;
@@ -134,14 +147,24 @@ void computeFingerprints(RunResult &R) {
   std::stable_sort(Order.begin(), Order.end(), [](const Finding *A, const Finding *B) {
     return std::tie(A->File, A->Offset, A->Line, A->Column) < std::tie(B->File, B->Offset, B->Line, B->Column);
   });
+  // Enclosing functions: one scan per file.
+  std::map<Finding *, std::string> Functions;
+  for (size_t I = 0; I < Order.size();) {
+    size_t J = I;
+    std::vector<unsigned> Offsets;
+    while (J < Order.size() && Order[J]->File == Order[I]->File)
+      Offsets.push_back(Order[J++]->Offset);
+    if (auto B = llvm::MemoryBuffer::getFile(Order[I]->File, /*IsText=*/false, /*RequiresNullTerminator=*/false)) {
+      std::vector<std::string> Names = enclosingFunctions((*B)->getBuffer(), Offsets);
+      for (size_t K = I; K < J; ++K)
+        Functions[Order[K]] = Names[K - I];
+    }
+    I = J;
+  }
   for (Finding *F : Order) {
     if (!F->Fingerprint.empty())
       continue;
-    auto &Buf = Texts[F->File];
-    if (!Buf)
-      if (auto B = llvm::MemoryBuffer::getFile(F->File, /*IsText=*/false, /*RequiresNullTerminator=*/false))
-        Buf = std::move(*B);
-    std::string Function = Buf ? enclosingFunction(Buf->getBuffer(), F->Offset) : std::string();
+    const std::string &Function = Functions[F];
     std::string Line = normalizedLine(F->File, F->Line);
     std::string Name = llvm::sys::path::filename(F->File).str();
     unsigned Rank = Seen[{F->Check + "\n" + Name, Function, Line, F->File}]++;

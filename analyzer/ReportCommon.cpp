@@ -182,8 +182,9 @@ std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir) {
     if (!Cases)
       continue;
     std::string Device = Root->getString("device").value_or("").str();
-    if (auto GPU = Root->getString("gpu"))
-      Device = GPU->str();
+    for (const char *Key : {"gpu", "device_name"}) // optional: the GPU's name
+      if (auto Name = Root->getString(Key))
+        Device = Name->str();
     llvm::SmallString<256> Rel("docs/probe/");
     llvm::sys::path::append(Rel, llvm::sys::path::filename(Path));
     for (const llvm::json::Value &CV : *Cases) {
@@ -216,7 +217,8 @@ std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir) {
 }
 
 std::string describeProbe(const ProbeResult &P) {
-  std::string S = llvm::formatv("measured {0:F1}x faster", P.Speedup).str();
+  std::string S = P.Speedup >= 1.0 ? llvm::formatv("measured {0:F1}x faster", P.Speedup).str()
+                                   : llvm::formatv("measured {0:F2}x (no speedup)", P.Speedup).str();
   if (P.BeforeMs > 0 && P.AfterMs > 0)
     S += llvm::formatv(" ({0:F2} ms -> {1:F2} ms per step)", P.BeforeMs, P.AfterMs).str();
   if (!P.Device.empty())
