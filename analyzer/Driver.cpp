@@ -340,6 +340,7 @@ int main(int argc, const char **argv) {
   if (!cl::ParseCommandLineOptions(Argc, argv,
                                    "torchlint: finds performance anti-patterns in libtorch training code\n\n"
                                    "  torchlint [options] FILE... [-- COMPILER FLAGS]\n"
+                                   "  torchlint merge OUT IN...   (merge --shard results; see merge --help)\n"
                                    "  exit codes: 0 clean, 1 findings, 2 tool or input error, 3 both\n",
                                    &errs()))
     return 2;
