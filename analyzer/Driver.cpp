@@ -278,7 +278,7 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       }
       torchlint::readProgress(Children[I].Out + ".progress", FilesDone, Found);
     }
-    Prog.update(FilesDone, Found);
+    Prog.update(std::min<unsigned>(FilesDone, Inputs.size() - 1), Found, /*FindingsKnown=*/false);
     if (Running)
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
@@ -299,6 +299,7 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     }
     sys::fs::remove(C.Out);
   }
+  Prog.update(Inputs.size(), R.findingCount());
   return 0;
 }
 

@@ -12,7 +12,7 @@ Progress::Progress(unsigned Total, bool Allowed) : Total(Total), Start(std::chro
   Enabled = Allowed && (Env ? *Env == "1" : llvm::sys::Process::StandardErrIsDisplayed());
 }
 
-void Progress::update(unsigned Done, unsigned Findings) {
+void Progress::update(unsigned Done, unsigned Findings, bool FindingsKnown) {
   if (!Enabled)
     return;
   double Elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
@@ -23,8 +23,10 @@ void Progress::update(unsigned Done, unsigned Findings) {
   } else if (Done >= Total) {
     Eta = "0:00";
   }
-  llvm::errs() << "\r\x1b[K" << llvm::formatv("torchlint: {0}/{1} files, {2} finding{3}, ETA {4}", Done, Total,
-                                              Findings, Findings == 1 ? "" : "s", Eta);
+  llvm::errs() << "\r\x1b[K" << llvm::formatv("torchlint: {0}/{1} files", Done, Total);
+  if (FindingsKnown)
+    llvm::errs() << llvm::formatv(", {0} finding{1}", Findings, Findings == 1 ? "" : "s");
+  llvm::errs() << ", ETA " << Eta;
   llvm::errs().flush();
   Shown = true;
 }

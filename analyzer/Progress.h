@@ -1,5 +1,5 @@
 // The progress line on stderr during long runs, when stderr is a terminal:
-//   torchlint: 12/40 files, 7 findings, ETA 1:05
+//   torchlint: 12/40 files, ETA 1:05            (findings shown once known, at the end)
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include <chrono>
@@ -12,7 +12,8 @@ public:
   Progress(unsigned Total, bool Allowed = true);
   ~Progress() { finish(); }
   bool enabled() const { return Enabled; }
-  void update(unsigned Done, unsigned Findings);
+  /// Findings are shown when known (the workers' findings arrive when they finish).
+  void update(unsigned Done, unsigned Findings, bool FindingsKnown = true);
   /// Clears the line.
   void finish();
 
