@@ -364,7 +364,7 @@ class Html(Base):
     def test_self_contained_with_summary_chart_snippet_and_why(self):
         a = self.write("src/a.cpp", ONE)
         c = self.write("src/clean.cpp", CLEAN)
-        page = self.html([a, c])
+        page = self.html([a, c], env={"TORCHLINT_HOME": self.dir})  # a home without docs/probe
         self.assertTrue(page.startswith("<!DOCTYPE html>"))
         # Offline: nothing fetched from anywhere.
         self.assertIsNone(re.search(r'(src|href)\s*=\s*["\']?(https?:)?//', page))
@@ -458,7 +458,8 @@ class Browser(Base):
 class Markdown(Base):
     def test_pull_request_summary(self):
         a = self.write("a.cpp", ONE)
-        p = self.run_tl("--format=markdown", a, *flags(self.dir), expect=1)
+        p = self.run_tl("--format=markdown", a, *flags(self.dir), expect=1,
+                        env={"TORCHLINT_HOME": self.dir})  # a home without docs/probe
         md = p.stdout
         self.assertTrue(md.startswith("### torchlint: 1 finding in 1 file (1 analysed)"), md[:200])
         self.assertIn("| `torch-sync-item` | 1 | 0 | - |", md)
