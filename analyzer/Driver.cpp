@@ -8,6 +8,7 @@
 #include "Findings.h"
 #include "InputCheck.h"
 #include "ResultCache.h"
+#include "Progress.h"
 #include "TorchInstall.h"
 #include "VerifyFixes.h"
 #include "clang-tidy/ClangTidy.h"
@@ -32,6 +33,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <optional>
+#include <thread>
 
 using namespace llvm;
 using namespace clang;
@@ -52,7 +54,7 @@ cl::opt<std::string> Checks("checks",
                             cl::cat(Category));
 cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"),
                    cl::init(1), cl::cat(Category));
-cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml"),
+cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown"),
                                cl::init("text"), cl::cat(Category));
 cl::opt<std::string> Output("output", cl::desc("Write the report to this file instead of stdout"),
                             cl::value_desc("file"), cl::cat(Category));
@@ -90,6 +92,20 @@ cl::opt<bool> NoAccel("no-accel", cl::desc("Run as plain clang-tidy does: whole-
 cl::opt<bool> AccelLog("accel-log", cl::Hidden, cl::desc("Report cache hits and PCH use on stderr"));
 
 std::string cacheRoot() { return CacheDir.empty() ? torchlint::defaultCacheDir() : CacheDir.getValue(); }
+// Audit reports and integrations (docs/reports.md).
+cl::opt<std::string> SarifRoot("sarif-root",
+                               cl::desc("Directory that SARIF URIs and report paths are relative to "
+                                        "(default: the compile database's directory, else the current one)"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> Baseline("baseline",
+                              cl::desc("Report only findings absent from this earlier SARIF or JSON output "
+                                       "(matched by fingerprint, not by line)"),
+                              cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> Since("since", cl::desc("Report only findings on lines changed since this git revision"),
+                           cl::value_desc("git-ref"), cl::cat(Category));
+cl::opt<std::string> Shard("shard", cl::desc("Analyse only slice K of N (1-based) of the files; see `torchlint merge`"),
+                           cl::value_desc("K/N"), cl::cat(Category));
+cl::opt<std::string> ProgressFile("internal-progress", cl::Hidden, cl::desc("Worker progress file"));
 
 struct Options {
   std::vector<std::string> ExtraArgs; // after --
@@ -220,7 +236,7 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
 }
 
 int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::vector<std::string> &Extra,
-               torchlint::RunResult &R) {
+               torchlint::RunResult &R, torchlint::Progress &Prog) {
   std::string Self = sys::fs::getMainExecutable("torchlint", (void *)&runWorkers);
   std::vector<std::vector<std::string>> Groups(N);
   for (size_t I = 0; I < Inputs.size(); ++I)
@@ -238,6 +254,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     sys::fs::createTemporaryFile("torchlint-worker", "json", Tmp);
     std::vector<std::string> Args = {Self, "--internal-worker", "--format=json", "--output=" + std::string(Tmp),
                                      "--checks=" + checksGlob()};
+    if (Prog.enabled())
+      Args.push_back("--internal-progress=" + std::string(Tmp) + ".progress");
     if (!BuildPath.empty())
       Args.push_back("-p=" + BuildPath.getValue());
     if (HeaderFilter.getNumOccurrences())
@@ -267,13 +285,33 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     }
     Children.push_back(std::move(C));
   }
-  for (Child &C : Children) {
+  std::vector<std::optional<sys::ProcessInfo>> Finished(Children.size());
+  for (bool Running = Prog.enabled(); Running;) { // poll, showing the workers' progress
+    Running = false;
+    unsigned FilesDone = 0, Found = 0;
+    for (size_t I = 0; I < Children.size(); ++I) {
+      if (!Finished[I]) {
+        sys::ProcessInfo W = sys::Wait(Children[I].PI, 0);
+        if (W.Pid == Children[I].PI.Pid)
+          Finished[I] = W;
+        else
+          Running = true;
+      }
+      torchlint::readProgress(Children[I].Out + ".progress", FilesDone, Found);
+    }
+    Prog.update(std::min<unsigned>(FilesDone, Inputs.size() - 1), Found, /*FindingsKnown=*/false);
+    if (Running)
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  for (size_t I = 0; I < Children.size(); ++I) {
+    Child &C = Children[I];
     std::string Err;
     std::optional<sys::ProcessStatistics> Stat;
-    sys::ProcessInfo Done = sys::Wait(C.PI, std::nullopt, &Err, &Stat);
+    sys::ProcessInfo Done = Finished[I] ? *Finished[I] : sys::Wait(C.PI, std::nullopt, &Err, &Stat);
     if (AccelLog && Stat) // tools/bench reads this
       errs() << formatv("torchlint: worker {0} ({1} files): peak RSS {2} MB, {3:f1} s CPU\n", C.PI.Pid, C.Files.size(),
                         Stat->PeakMemory / 1024, Stat->TotalTime.count() / 1e6);
+    sys::fs::remove(C.Out + ".progress");
     auto Buf = MemoryBuffer::getFile(C.Out);
     std::string JErr;
     if (Done.ReturnCode < 0 || Done.ReturnCode > 3 || !Buf ||
@@ -286,13 +324,31 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     }
     sys::fs::remove(C.Out);
   }
+  Prog.update(Inputs.size(), R.findingCount());
   return 0;
+}
+
+/// Report paths are relative to --sarif-root, else the compile database's directory, else cwd.
+torchlint::ReportOptions reportOptions() {
+  torchlint::ReportOptions O;
+  SmallString<256> Root(SarifRoot.empty() ? BuildPath.getValue() : SarifRoot.getValue());
+  if (!Root.empty() && !sys::fs::is_directory(Root))
+    sys::path::remove_filename(Root); // -p build/compile_commands.json
+  if (Root.empty())
+    sys::fs::current_path(Root);
+  sys::fs::make_absolute(Root);
+  sys::path::remove_dots(Root, true);
+  O.Root = std::string(Root);
+  O.ProbeDir = torchlint::torchlintHome() + "/docs/probe";
+  return O;
 }
 
 } // namespace
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "merge")
+    return torchlint::mergeMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
@@ -310,6 +366,7 @@ int main(int argc, const char **argv) {
   if (!cl::ParseCommandLineOptions(Argc, argv,
                                    "torchlint: finds performance anti-patterns in libtorch training code\n\n"
                                    "  torchlint [options] FILE... [-- COMPILER FLAGS]\n"
+                                   "  torchlint merge OUT IN...   (merge --shard results; see merge --help)\n"
                                    "  exit codes: 0 clean, 1 findings, 2 tool or input error, 3 both\n",
                                    &errs()))
     return 2;
@@ -346,8 +403,12 @@ int main(int argc, const char **argv) {
     Fmt = torchlint::Format::Sarif;
   else if (FormatOpt == "yaml")
     Fmt = torchlint::Format::Yaml;
+  else if (FormatOpt == "html")
+    Fmt = torchlint::Format::Html;
+  else if (FormatOpt == "markdown" || FormatOpt == "md")
+    Fmt = torchlint::Format::Markdown;
   else {
-    errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml)\n";
+    errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml, html, markdown)\n";
     return 2;
   }
   if (Files.empty()) {
@@ -377,6 +438,16 @@ int main(int argc, const char **argv) {
       Seen.recordFromDisk(F);
   std::unique_ptr<tooling::CompilationDatabase> DB;
 
+  if (!Shard.empty()) {
+    unsigned K, Of;
+    if (!torchlint::parseShard(Shard, K, Of)) {
+      errs() << "torchlint: error: --shard wants K/N with 1 <= K <= N, not '" << Shard << "'\n";
+      return 2;
+    }
+    Inputs = torchlint::selectShard(Inputs, K, Of);
+  }
+  torchlint::Progress Prog(Inputs.size(), /*Allowed=*/!Worker);
+
   // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
   if (!Inputs.empty())
     DB = makeDatabase(std::move(Fixed), R);
@@ -404,7 +475,7 @@ int main(int argc, const char **argv) {
   unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   N = std::min<unsigned>(N, Todo.size());
   if (!Todo.empty() && N > 1 && !Worker) {
-    runWorkers(Todo, N, ExtraArgs, R);
+    runWorkers(Todo, N, ExtraArgs, R, Prog);
     // The workers' headers were read in other processes: hash them now (weaker; see
     // docs/reliability.md).
     if (Fix)
@@ -438,6 +509,8 @@ int main(int argc, const char **argv) {
       }
       collect(Errors, R);
       R.FilesAnalyzed += Todo.size();
+      if (!ProgressFile.empty())
+        torchlint::appendProgress(ProgressFile, 0);
     } else {
       torchlint::AccelOptions AO;
       if (!NoPch)
@@ -462,13 +535,31 @@ int main(int argc, const char **argv) {
         if (Cache)
           Cache->store(Keys[F], One, A.Deps);
         R.FilesAnalyzed += One.FilesAnalyzed;
+        if (!ProgressFile.empty())
+          torchlint::appendProgress(ProgressFile, One.findingCount());
         for (torchlint::Finding &Fd : One.Findings)
           R.Findings.push_back(std::move(Fd));
+        Prog.update(R.FilesAnalyzed, R.findingCount());
       }
     }
   }
   torchlint::collapseCompilerErrors(R);
   R.sort();
+  Prog.finish();
+  torchlint::computeFingerprints(R);
+  if (!Baseline.empty() && !Worker) {
+    torchlint::RunResult Base;
+    std::string Err;
+    if (!torchlint::readResultsFile(Baseline, Base, Err))
+      R.Errors.push_back("--baseline: " + Err);
+    else if (unsigned Known = torchlint::applyBaseline(R, Base); Known && !Quiet)
+      errs() << "torchlint: " << Known << (Known == 1 ? " finding" : " findings") << " already in the baseline\n";
+  }
+  if (!Since.empty() && !Worker) {
+    std::string Err;
+    if (!torchlint::filterSinceGitRef(R, Since, Err))
+      R.Errors.push_back(Err);
+  }
 
   if (Fix && !Worker) {
     torchlint::FixReport FR = torchlint::applyFixes(R, &Seen);
@@ -517,7 +608,13 @@ int main(int argc, const char **argv) {
     torchlint::writeJson(OS, R);
     break;
   case torchlint::Format::Sarif:
-    torchlint::writeSarif(OS, R);
+    torchlint::writeSarif(OS, R, reportOptions());
+    break;
+  case torchlint::Format::Html:
+    torchlint::writeHtml(OS, R, reportOptions());
+    break;
+  case torchlint::Format::Markdown:
+    torchlint::writeMarkdown(OS, R, reportOptions());
     break;
   case torchlint::Format::Yaml:
     torchlint::writeYaml(OS, R, Inputs.empty() ? "" : Inputs.front());

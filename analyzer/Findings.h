@@ -27,6 +27,8 @@ struct Finding {
   unsigned Line = 0, Column = 0, Offset = 0;
   std::vector<Note> Notes;
   std::vector<Replacement> Fixes;
+  /// Stable identity across unrelated edits (see computeFingerprints); SARIF partialFingerprints.
+  std::string Fingerprint;
 
   /// A compiler error (the TU did not parse): a tool/input error, not a finding.
   bool isCompilerError() const { return Level == "error" || Level == "fatal"; }
@@ -50,11 +52,41 @@ bool offsetToLineColumn(llvm::StringRef File, unsigned Offset, unsigned &Line, u
 /// The text of line Line (1-based) of File, without the newline.
 std::string sourceLine(llvm::StringRef File, unsigned Line);
 
-enum class Format { Text, Json, Sarif, Yaml };
+enum class Format { Text, Json, Sarif, Yaml, Html, Markdown };
 
 void writeText(llvm::raw_ostream &OS, const RunResult &R, bool Color);
 void writeJson(llvm::raw_ostream &OS, const RunResult &R);
-void writeSarif(llvm::raw_ostream &OS, const RunResult &R);
+/// Options of the audit reports (SARIF, HTML, Markdown).
+struct ReportOptions {
+  /// Absolute directory URIs and paths are made relative to (SARIF: uriBaseId SRCROOT). Empty: absolute.
+  std::string Root;
+  /// Where the probe's results live (docs/probe/*.json, issue 6 shape); empty: none.
+  std::string ProbeDir;
+};
+void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &Opts = {});
+/// Self-contained (offline) HTML audit report: summaries, chart, snippets, why, fix diffs, probe speedups.
+void writeHtml(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &Opts);
+/// A summary for pull-request comments.
+void writeMarkdown(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &Opts);
+/// Reads what writeSarif wrote (merge, --baseline).
+bool readSarif(llvm::StringRef Text, RunResult &Out, std::string &Err);
+/// Reads a JSON or SARIF result file, whichever it is.
+bool readResultsFile(llvm::StringRef Path, RunResult &Out, std::string &Err);
+
+/// Fills Finding::Fingerprint where empty: a hash of the check, the file's name, the enclosing
+/// function, the finding's source line with whitespace removed, and its rank among identical
+/// (check, file, function, line) findings. Survives unrelated line moves.
+void computeFingerprints(RunResult &R);
+/// Removes the findings whose fingerprint is in Baseline (as a multiset). Returns how many.
+unsigned applyBaseline(RunResult &R, const RunResult &Baseline);
+/// Keeps only findings on lines added or changed since the git revision Ref (working tree vs Ref).
+bool filterSinceGitRef(RunResult &R, llvm::StringRef Ref, std::string &Err);
+/// The deterministic slice K of N (1-based) of Inputs: every N-th file of the sorted list.
+std::vector<std::string> selectShard(const std::vector<std::string> &Inputs, unsigned K, unsigned N);
+/// Parses "K/N" (1 <= K <= N).
+bool parseShard(llvm::StringRef Spec, unsigned &K, unsigned &N);
+/// `torchlint merge OUT IN...`: merges SARIF or JSON results of shards into OUT.
+int mergeMain(int Argc, const char **Argv);
 void writeYaml(llvm::raw_ostream &OS, const RunResult &R, llvm::StringRef MainFile);
 /// Reads what writeJson wrote (used to merge -j worker results).
 bool readJson(llvm::StringRef Text, RunResult &Out, std::string &Err);

@@ -192,7 +192,8 @@ void writeJson(llvm::raw_ostream &OS, const RunResult &R) {
                                     {"column", F.Column},
                                     {"offset", F.Offset},
                                     {"notes", std::move(Notes)},
-                                    {"fixes", fixesJson(F.Fixes)}});
+                                    {"fixes", fixesJson(F.Fixes)},
+                                    {"fingerprint", F.Fingerprint}});
   }
   llvm::json::Array Errs;
   for (const std::string &E : R.Errors)
@@ -239,6 +240,7 @@ bool readJson(llvm::StringRef Text, RunResult &Out, std::string &Err) {
       F.Line = Num(O, "line");
       F.Column = Num(O, "column");
       F.Offset = Num(O, "offset");
+      F.Fingerprint = Str(O, "fingerprint");
       if (const auto *Ns = O->getArray("notes"))
         for (const llvm::json::Value &NV : *Ns)
           if (const auto *NO = NV.getAsObject())
@@ -257,97 +259,7 @@ bool readJson(llvm::StringRef Text, RunResult &Out, std::string &Err) {
   return true;
 }
 
-static std::string fileUri(llvm::StringRef Path) {
-  std::string U = "file://";
-  for (char C : Path) {
-    if (isalnum(static_cast<unsigned char>(C)) || llvm::StringRef("/-_.~").contains(C))
-      U += C;
-    else
-      U += llvm::formatv("%{0:X-2}", static_cast<unsigned char>(C)).str();
-  }
-  return U;
-}
-
-static llvm::StringRef sarifLevel(llvm::StringRef Level) {
-  if (Level == "error" || Level == "fatal")
-    return "error";
-  if (Level == "warning")
-    return "warning";
-  return "note";
-}
-
-void writeSarif(llvm::raw_ostream &OS, const RunResult &R) {
-  llvm::json::Array Rules;
-  std::map<std::string, unsigned> RuleIndex;
-  for (const CheckInfo &C : catalog()) {
-    RuleIndex[C.Name.str()] = static_cast<unsigned>(Rules.size());
-    Rules.push_back(llvm::json::Object{
-        {"id", C.Name},
-        {"name", C.ClassName.drop_back(5)},
-        {"shortDescription", llvm::json::Object{{"text", C.Summary}}},
-        {"fullDescription", llvm::json::Object{{"text", C.Description}}},
-        {"help", llvm::json::Object{{"text", (C.Description + " Source: " + C.Seed).str()}}},
-        {"helpUri", C.docPath()},
-        {"defaultConfiguration",
-         llvm::json::Object{{"enabled", C.onByDefault()}, {"level", "warning"}}},
-        {"properties", llvm::json::Object{{"category", C.Category},
-                                          {"torchlintLevel", C.Level},
-                                          {"fixable", C.Fixable},
-                                          {"tags", llvm::json::Array{"performance", C.Category}}}}});
-  }
-  llvm::json::Array Results;
-  for (const Finding &F : R.Findings) {
-    llvm::json::Object Region{{"startLine", std::max(1u, F.Line)}, {"startColumn", std::max(1u, F.Column)}};
-    llvm::json::Object Res{
-        {"ruleId", F.Check},
-        {"level", sarifLevel(F.Level)},
-        {"message", llvm::json::Object{{"text", F.Message}}},
-        {"locations",
-         llvm::json::Array{llvm::json::Object{
-             {"physicalLocation",
-              llvm::json::Object{{"artifactLocation", llvm::json::Object{{"uri", fileUri(F.File)}}},
-                                 {"region", std::move(Region)}}}}}}};
-    auto It = RuleIndex.find(F.Check);
-    if (It != RuleIndex.end())
-      Res["ruleIndex"] = It->second;
-    if (!F.Fixes.empty()) {
-      std::map<std::string, llvm::json::Array> ByFile;
-      for (const Replacement &Rp : F.Fixes) {
-        llvm::json::Object Deleted{{"charOffset", Rp.Offset}, {"charLength", Rp.Length}};
-        ByFile[Rp.File].push_back(llvm::json::Object{
-            {"deletedRegion", std::move(Deleted)},
-            {"insertedContent", llvm::json::Object{{"text", Rp.Text}}}});
-      }
-      llvm::json::Array Changes;
-      for (auto &[File, Reps] : ByFile)
-        Changes.push_back(llvm::json::Object{
-            {"artifactLocation", llvm::json::Object{{"uri", fileUri(File)}}},
-            {"replacements", std::move(Reps)}});
-      Res["fixes"] = llvm::json::Array{llvm::json::Object{
-          {"description", llvm::json::Object{{"text", "torchlint fix-it for " + F.Check}}},
-          {"artifactChanges", std::move(Changes)}}};
-    }
-    Results.push_back(std::move(Res));
-  }
-  llvm::json::Array Notifications;
-  for (const std::string &E : R.Errors)
-    Notifications.push_back(
-        llvm::json::Object{{"level", "error"}, {"message", llvm::json::Object{{"text", E}}}});
-  llvm::json::Object Run{
-      {"tool", llvm::json::Object{{"driver", llvm::json::Object{{"name", "torchlint"},
-                                                                {"version", TORCHLINT_VERSION},
-                                                                {"informationUri", "docs/checks/README.md"},
-                                                                {"rules", std::move(Rules)}}}}},
-      {"results", std::move(Results)},
-      {"invocations",
-       llvm::json::Array{llvm::json::Object{{"executionSuccessful", !R.hasErrors()},
-                                            {"toolExecutionNotifications", std::move(Notifications)}}}}};
-  llvm::json::Object Root{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", llvm::json::Array{std::move(Run)}}};
-  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
-}
+// writeSarif and readSarif: Sarif.cpp.
 
 void writeYaml(llvm::raw_ostream &OS, const RunResult &R, llvm::StringRef MainFile) {
   clang::tooling::TranslationUnitDiagnostics TUD;
