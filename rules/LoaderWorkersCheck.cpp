@@ -41,7 +41,7 @@ void LoaderWorkersCheck::check(const MatchFinder::MatchResult &Result) {
 
   const std::string N = std::to_string(Workers);
   const std::string Msg =
-      "torch::data::make_data_loader() with workers unset (0) loads and collates every batch in the "
+      "torch::data::make_data_loader() with workers unset or 0 loads and collates every batch in the "
       "training thread, which waits for it on each step; set DataLoaderOptions::workers(N)";
   std::vector<FixItHint> Fixes;
   const Expr *Arg = Call->getArg(Idx);
@@ -49,6 +49,11 @@ void LoaderWorkersCheck::check(const MatchFinder::MatchResult &Result) {
     insertDefaultedArgument(Call, Idx, "torch::data::DataLoaderOptions().workers(" + N + ")", Ctx, Fixes);
   } else {
     const Expr *W = Arg->IgnoreImplicit();
+    while (const auto *Copy = dyn_cast<CXXConstructExpr>(W)) {
+      if (!Copy->getConstructor()->isCopyOrMoveConstructor() || Copy->getNumArgs() < 1)
+        break;
+      W = Copy->getArg(0)->IgnoreImplicit();
+    }
     const auto *CE = dyn_cast<CXXConstructExpr>(W);
     if (CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() &&
         CE->getNumArgs() == 1 && CE->getArg(0)->IgnoreImpCasts()->getType()->isIntegerType()) {
