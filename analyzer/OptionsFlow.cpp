@@ -1,6 +1,7 @@
 #include "OptionsFlow.h"
 #include "NnModules.h"
 #include "TorchTypes.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -320,6 +321,8 @@ ModuleOrigin resolveMod(const Expr *E, llvm::StringRef Name, const Frame *F, uns
       if (!isa<CXXDefaultArgExpr>(A))
         ++Written;
     const CXXRecordDecl *OptCls = optionsClassOf(Impl);
+    if (Written == 1 && moduleImplOf(CE->getArg(0)->getType()) == Impl)
+      return resolveMod(CE->getArg(0), Name, F, Depth, Ctx); // a holder converted to its subclass
     if (Written == 1 && OptCls) {
       O.OptionsArg = CE->getArg(0);
       O.Option = resolveOpt(CE->getArg(0), Name, F, Depth, Ctx);
@@ -419,9 +422,20 @@ std::optional<int64_t> optionDefault(const CXXRecordDecl *RD, llvm::StringRef Na
   std::string Field = (Name + "_").str();
   for (const FieldDecl *FD : RD->fields())
     if (FD->getName() == Field) {
-      if (!FD->hasInClassInitializer() || !FD->getInClassInitializer())
+      if (!FD->hasInClassInitializer())
         return std::nullopt;
-      return constantOf(FD->getInClassInitializer(), Ctx);
+      if (const Expr *Init = FD->getInClassInitializer())
+        return constantOf(Init, Ctx);
+      // A member of a class template specialization whose default member initializer was not
+      // instantiated in this TU: read it from the template's pattern.
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+        if (const ClassTemplateDecl *T = Spec->getSpecializedTemplate())
+          if (const CXXRecordDecl *Pattern = T->getTemplatedDecl())
+            for (const FieldDecl *PF : Pattern->fields())
+              if (PF->getName() == Field && PF->getInClassInitializer() &&
+                  !PF->getInClassInitializer()->isValueDependent())
+                return constantOf(PF->getInClassInitializer(), Ctx);
+      return std::nullopt;
     }
   return std::nullopt;
 }

@@ -236,7 +236,7 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   if (Loc.isMacroID() || !inUserCode(Loc, SM))
     return;
   std::string D = std::to_string(Dims);
-  std::string Msg = "Conv" + D + "d with bias (the default) feeding BatchNorm" + D + "d: " + How.str() +
+  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + How.str() +
                     " BatchNorm" + D + "d (line " + std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
                     "), which subtracts the per-channel mean and cancels the bias; the bias costs a kernel, "
                     "its gradient and optimizer state for nothing: build the conv with .bias(false)";
