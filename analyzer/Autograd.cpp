@@ -1,4 +1,5 @@
 #include "Autograd.h"
+#include "HotCode.h"
 #include "NnModules.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -69,31 +70,19 @@ bool isGradDisablingGuard(const VarDecl *VD, ASTContext &Ctx) {
 }
 
 const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  while (!Parents.empty()) {
-    const DynTypedNode &P = Parents[0];
-    if (const auto *FD = P.get<FunctionDecl>())
-      return FD;
-    if (const auto *L = P.get<LambdaExpr>())
-      return L->getCallOperator();
-    Parents = Ctx.getParents(P);
-  }
-  return nullptr;
+  return HotCodeAnalysis::get(Ctx).enclosingFunction(S);
 }
 
 namespace {
 
 bool guardedInFunction(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNode Cur = DynTypedNode::create(*S);
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(Cur);
-    if (Parents.empty())
+  // Statement parents of user code from the hot-code analysis (no whole-TU parent map).
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const Stmt *Child = S;
+  for (const Stmt *P = H.parentOf(S); P; Child = P, P = H.parentOf(P)) {
+    if (isa<LambdaExpr>(P))
       return false;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
-      return false;
-    if (const auto *CS = P.get<CompoundStmt>()) {
-      const Stmt *Child = Cur.get<Stmt>();
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
       for (const Stmt *Sib : CS->body()) {
         if (Sib == Child)
           break;
@@ -103,8 +92,8 @@ bool guardedInFunction(const Stmt *S, ASTContext &Ctx) {
               return true;
       }
     }
-    Cur = P;
   }
+  return false;
 }
 
 class CallSiteFinder : public RecursiveASTVisitor<CallSiteFinder> {
@@ -236,29 +225,25 @@ bool mayNeedGradients(const FunctionDecl *FD) {
 
 namespace torchlint {
 bool underRuntimeCondition(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNode Cur = DynTypedNode::create(*S);
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(Cur);
-    if (Parents.empty())
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const Stmt *Child = S;
+  for (const Stmt *P = H.parentOf(S); P; Child = P, P = H.parentOf(P)) {
+    if (isa<LambdaExpr>(P))
       return false;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
-      return false;
-    const Stmt *Child = Cur.get<Stmt>();
-    if (const auto *If = P.get<IfStmt>()) {
-      if (Child && Child != If->getCond() && !If->isConstexpr() && constBool(If->getCond(), Ctx) < 0)
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child != If->getCond() && !If->isConstexpr() && constBool(If->getCond(), Ctx) < 0)
         return true;
-    } else if (const auto *CO = P.get<ConditionalOperator>()) {
-      if (Child && Child != CO->getCond() && constBool(CO->getCond(), Ctx) < 0)
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (Child != CO->getCond() && constBool(CO->getCond(), Ctx) < 0)
         return true;
-    } else if (P.get<SwitchCase>()) {
+    } else if (isa<SwitchCase>(P)) {
       return true;
-    } else if (const auto *BO = P.get<BinaryOperator>()) {
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
       if (BO->isLogicalOp() && Child == BO->getRHS())
         return true;
     }
-    Cur = P;
   }
+  return false;
 }
 
 bool inTestCode(const Stmt *S, ASTContext &Ctx) {

@@ -1,4 +1,5 @@
 #include "OptionsFlow.h"
+#include "HotCode.h"
 #include "NnModules.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclTemplate.h"
@@ -107,10 +108,7 @@ bool onlyRead(const VarDecl *VD, const Expr *Use, ASTContext &Ctx) {
   for (const DeclRefExpr *R : Refs) {
     if (R == Use)
       continue;
-    DynTypedNodeList Ps = Ctx.getParents(*R);
-    if (Ps.empty())
-      return false;
-    const auto *P = Ps[0].get<Stmt>();
+    const Stmt *P = HotCodeAnalysis::get(Ctx).parentOf(R);
     if (!P)
       return false;
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
@@ -350,9 +348,7 @@ ModuleOrigin resolveMod(const Expr *E, llvm::StringRef Name, const Frame *F, uns
     std::vector<const DeclRefExpr *> Refs;
     collectRefs(VD, Fn ? Fn->getBody() : nullptr, Refs);
     for (const DeclRefExpr *R : Refs) {
-      DynTypedNodeList Ps = Ctx.getParents(*R);
-      if (!Ps.empty())
-        if (const auto *Op = Ps[0].get<CXXOperatorCallExpr>())
+      if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(HotCodeAnalysis::get(Ctx).parentOf(R)))
           if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && strip(Op->getArg(0)) == R)
             return O;
     }

@@ -3,7 +3,6 @@
 #include "OptionsFlow.h"
 #include "SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -22,11 +21,8 @@ void ConvBiasBeforeBnCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("push"),
                      this);
   // bn(conv(x)) / bn->forward(conv->forward(x)) in a module's methods.
-  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("()"), hasAncestor(cxxMethodDecl())).bind("apply"),
-                     this);
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("forward"))), hasAncestor(cxxMethodDecl()))
-                         .bind("apply"),
-                     this);
+  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("()")).bind("apply"), this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("forward")))).bind("apply"), this);
 }
 
 namespace {
@@ -60,19 +56,17 @@ const FieldDecl *thisField(const Expr *E) {
 
 /// The call that consumes the value of call C directly (through temporaries and conversions).
 const CallExpr *consumer(const Expr *C, ASTContext &Ctx) {
-  DynTypedNode Cur = DynTypedNode::create(*C);
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const Stmt *Cur = C;
   for (int I = 0; I < 8; ++I) {
-    DynTypedNodeList Ps = Ctx.getParents(Cur);
-    if (Ps.empty())
-      return nullptr;
-    const auto *P = Ps[0].get<Expr>();
+    const Stmt *P = H.parentOf(Cur);
     if (!P)
       return nullptr;
     if (const auto *Call = dyn_cast<CallExpr>(P))
       return Call;
     if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, CXXConstructExpr>(P))
       return nullptr;
-    Cur = Ps[0];
+    Cur = P;
   }
   return nullptr;
 }
@@ -159,16 +153,17 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
     if (!convDims(moduleImplOf(A->getType())))
       return;
     // The next statement of the block must push a BatchNorm onto the same Sequential.
-    DynTypedNode Cur = DynTypedNode::create(*Push);
+    const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+    const Stmt *Cur = Push;
     const CompoundStmt *Block = nullptr;
     const Stmt *Own = nullptr;
     for (int I = 0; I < 4 && !Block; ++I) {
-      DynTypedNodeList Ps = Ctx.getParents(Cur);
-      if (Ps.empty())
+      const Stmt *P = H.parentOf(Cur);
+      if (!P)
         return;
-      Own = Cur.get<Stmt>();
-      Block = Ps[0].get<CompoundStmt>();
-      Cur = Ps[0];
+      Own = Cur;
+      Block = dyn_cast<CompoundStmt>(P);
+      Cur = P;
     }
     if (!Block || !Own)
       return;
@@ -191,6 +186,8 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
   }
   const auto *Apply = Result.Nodes.getNodeAs<CallExpr>("apply");
   if (!Apply || !inUserCode(Apply->getBeginLoc(), SM))
+    return;
+  if (!isa_and_nonnull<CXXMethodDecl>(HotCodeAnalysis::get(Ctx).enclosingFunction(Apply)))
     return;
   const Expr *M = moduleOfForwardCall(Apply);
   const FieldDecl *Field = M ? thisField(M) : nullptr;

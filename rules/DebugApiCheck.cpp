@@ -14,10 +14,11 @@ void DebugApiCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("anomaly"),
                      this);
   Finder->addMatcher(
-      varDecl(hasLocalStorage(),
+      declStmt(has(varDecl(hasLocalStorage(),
               hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(hasAnyName(
                   "::torch::autograd::DetectAnomalyGuard", "::torch::autograd::profiler::RecordProfile")))))))
-          .bind("guard"),
+                   .bind("guard")))
+          .bind("guardStmt"),
       this);
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("::torch::autograd::profiler::enableProfilerLegacy",
                                                              "::torch::autograd::profiler::enableProfiler"))))
@@ -42,11 +43,7 @@ void DebugApiCheck::check(const MatchFinder::MatchResult &Result) {
           "a stack trace and backward() checks each gradient for NaN, which slows training severalfold; "
           "use it only while debugging";
   } else if (const auto *VD = Result.Nodes.getNodeAs<VarDecl>("guard")) {
-    const auto *DS = dyn_cast_or_null<DeclStmt>(
-        Ctx.getParents(*VD).empty() ? nullptr : Ctx.getParents(*VD)[0].get<DeclStmt>());
-    if (!DS)
-      return;
-    S = DS;
+    S = Result.Nodes.getNodeAs<DeclStmt>("guardStmt");
     Loc = VD->getLocation();
     std::string Type = VD->getType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl()->getName().str();
     if (Type == "RecordProfile") {

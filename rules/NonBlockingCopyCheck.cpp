@@ -3,7 +3,6 @@
 #include "ProgramFacts.h"
 #include "TensorOptionsFix.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -25,16 +24,13 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD)
     return nullptr;
-  DynTypedNodeList Ps = Ctx.getParents(*VD);
-  const auto *DS = Ps.empty() ? nullptr : Ps[0].get<DeclStmt>();
-  if (!DS)
-    return nullptr;
-  Ps = Ctx.getParents(*DS);
-  const auto *For = Ps.empty() ? nullptr : Ps[0].get<CXXForRangeStmt>();
-  if (!For || For->getLoopVariable() != VD || !For->getRangeInit() ||
-      !isDataLoaderType(For->getRangeInit()->getType()))
-    return nullptr;
-  return VD;
+  // The range-for that declares VD, found by walking up from the use.
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  for (const Stmt *P = H.parentOf(E); P; P = H.parentOf(P))
+    if (const auto *For = dyn_cast<CXXForRangeStmt>(P))
+      if (For->getLoopVariable() == VD)
+        return For->getRangeInit() && isDataLoaderType(For->getRangeInit()->getType()) ? VD : nullptr;
+  return nullptr;
 }
 } // namespace
 
