@@ -121,3 +121,31 @@ bool isDeviceLikeType(QualType T) {
 }
 
 } // namespace torchlint
+
+namespace torchlint {
+bool isTensorFactory(const FunctionDecl *FD) {
+  if (!FD || isa<CXXMethodDecl>(FD) || !FD->getDeclName().isIdentifier() || !isTensorType(FD->getReturnType()))
+    return false;
+  llvm::StringRef N = FD->getName();
+  if (N.starts_with("_") || N.ends_with("_like") || N == "from_blob" || N == "from_file")
+    return false;
+  // Namespaces from the innermost out: the outermost must be at or torch, none internal.
+  const NamespaceDecl *Top = nullptr;
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      llvm::StringRef S = NS->getName();
+      if (S == "native" || S == "_ops" || S == "detail" || S == "jit" || S == "autograd" || S.starts_with("_"))
+        return false;
+      Top = NS;
+    } else if (!isa<TranslationUnitDecl>(DC) && !isa<LinkageSpecDecl>(DC)) {
+      return false;
+    }
+  }
+  if (!Top || (Top->getName() != "at" && Top->getName() != "torch"))
+    return false;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (isTensorOptionsType(P->getType()))
+      return true;
+  return false;
+}
+} // namespace torchlint

@@ -40,3 +40,12 @@ bool isTensorOptionsType(clang::QualType T);
 /// True for c10::Device, c10::DeviceType and strings (what a device can be built from).
 bool isDeviceLikeType(clang::QualType T);
 } // namespace torchlint
+
+namespace torchlint {
+/// Every libtorch factory that takes TensorOptions: a free function of namespace at or torch (or
+/// their sub-namespaces, e.g. torch::fft::fftfreq) returning a tensor with a c10::TensorOptions
+/// parameter. Not the *_like factories (their device follows the input), from_blob (wraps host
+/// memory), from_file, nor internal (`_`-prefixed or at::native/at::_ops) functions.
+bool isTensorFactory(const clang::FunctionDecl *FD);
+AST_MATCHER(clang::FunctionDecl, isTensorFactoryDecl) { return isTensorFactory(&Node); }
+} // namespace torchlint

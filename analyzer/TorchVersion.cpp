@@ -1,6 +1,7 @@
 #include "TorchVersion.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/SmallString.h"
 
 namespace torchlint {
 
@@ -13,10 +14,14 @@ static bool macroInt(clang::Preprocessor &PP, llvm::StringRef Name, int &Out) {
   if (!MI || MI->getNumTokens() != 1)
     return false;
   const clang::Token &Tok = MI->getReplacementToken(0);
-  if (!Tok.isLiteral() || !Tok.getLiteralData())
+  if (!Tok.isLiteral())
     return false;
-  llvm::StringRef Text(Tok.getLiteralData(), Tok.getLength());
-  return !Text.getAsInteger(10, Out);
+  // Tokens of a macro read from a PCH have no literal data: spell them from the source.
+  llvm::SmallString<16> Buf;
+  bool Invalid = false;
+  llvm::StringRef Text = Tok.getLiteralData() ? llvm::StringRef(Tok.getLiteralData(), Tok.getLength())
+                                              : PP.getSpelling(Tok, Buf, &Invalid);
+  return !Invalid && !Text.getAsInteger(10, Out);
 }
 
 TorchVersion readTorchVersion(clang::Preprocessor &PP) {

@@ -16,7 +16,7 @@ AST_MATCHER(CXXMethodDecl, isTensorMethod) {
 } // namespace
 
 void CreateThenMoveCheck::registerMatchers(MatchFinder *Finder) {
-  auto Factory = callExpr(callee(functionDecl(factoryFunctionNames(), isInTorchHeaders()))).bind("factory");
+  auto Factory = callExpr(callee(functionDecl(isTensorFactoryDecl()))).bind("factory");
   Finder->addMatcher(
       cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cuda", "to"), isTensorMethod()).bind("move")),
                         on(ignoringImplicit(Factory)))

@@ -1,0 +1,270 @@
+#include "ConvBiasBeforeBnCheck.h"
+#include "NnModules.h"
+#include "OptionsFlow.h"
+#include "SetupFixes.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchlint {
+
+void ConvBiasBeforeBnCheck::registerMatchers(MatchFinder *Finder) {
+  auto Seq = cxxRecordDecl(hasAnyName("::torch::nn::Sequential", "::torch::nn::SequentialImpl"));
+  Finder->addMatcher(cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(Seq)))),
+                                      argumentCountAtLeast(2))
+                         .bind("seq"),
+                     this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("push_back"),
+                                                            ofClass(hasName("::torch::nn::SequentialImpl")))))
+                         .bind("push"),
+                     this);
+  // bn(conv(x)) / bn->forward(conv->forward(x)) in a module's methods.
+  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("()")).bind("apply"), this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("forward")))).bind("apply"), this);
+}
+
+namespace {
+
+const Expr *strip(const Expr *E) {
+  while (true) {
+    const Expr *P = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    if (const auto *W = dyn_cast<ExprWithCleanups>(E))
+      E = W->getSubExpr();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+      if (C->getConstructor()->isCopyOrMoveConstructor() && C->getNumArgs() >= 1)
+        E = C->getArg(0);
+    if (E == P)
+      return E;
+  }
+}
+
+int bnDims(const Expr *E) { return batchNormDims(moduleImplOf(E->getType())); }
+
+const FieldDecl *thisField(const Expr *E) {
+  if (const auto *ME = dyn_cast<MemberExpr>(strip(E)))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return nullptr;
+}
+
+/// The call that consumes the value of call C directly (through temporaries and conversions).
+const CallExpr *consumer(const Expr *C, ASTContext &Ctx) {
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const Stmt *Cur = C;
+  for (int I = 0; I < 8; ++I) {
+    const Stmt *P = H.parentOf(Cur);
+    if (!P)
+      return nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(P))
+      return Call;
+    if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, CXXConstructExpr>(P))
+      return nullptr;
+    Cur = P;
+  }
+  return nullptr;
+}
+
+/// True when the value of forward call C goes straight into a BatchNorm of Dims dimensions as
+/// its input.
+bool feedsBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
+  const CallExpr *Outer = consumer(C, Ctx);
+  if (!Outer)
+    return false;
+  const Expr *BN = moduleOfForwardCall(Outer);
+  if (!BN || bnDims(BN) != Dims)
+    return false;
+  // C must be the input argument.
+  unsigned First = isa<CXXOperatorCallExpr>(Outer) ? 1 : 0;
+  if (Outer->getNumArgs() <= First)
+    return false;
+  const Expr *In = Outer->getArg(First);
+  return In->getSourceRange() == C->getSourceRange() || strip(In) == strip(C) ||
+         In->getSourceRange().fullyContains(C->getSourceRange());
+}
+
+template <class F> void forEachCall(const Stmt *S, F &&Fn) {
+  if (!S)
+    return;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    Fn(C);
+  for (const Stmt *Ch : S->children())
+    forEachCall(Ch, Fn);
+}
+
+unsigned countRefs(const ValueDecl *D, const Stmt *S) {
+  if (!S)
+    return 0;
+  unsigned N = 0;
+  if (const auto *R = dyn_cast<DeclRefExpr>(S))
+    N += R->getDecl() == D;
+  for (const Stmt *C : S->children())
+    N += countRefs(D, C);
+  return N;
+}
+
+bool sameObject(const Expr *A, const Expr *B) {
+  auto Holder = [](const Expr *E) -> const Expr * {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+      if (Op->getOperator() == OO_Arrow && Op->getNumArgs() == 1)
+        return Op->getArg(0)->IgnoreParenImpCasts();
+    return E;
+  };
+  A = Holder(A);
+  B = Holder(B);
+  if (const auto *RA = dyn_cast<DeclRefExpr>(A))
+    if (const auto *RB = dyn_cast<DeclRefExpr>(B))
+      return RA->getDecl() == RB->getDecl();
+  const FieldDecl *FA = thisField(A), *FB = thisField(B);
+  return FA && FA == FB;
+}
+
+} // namespace
+
+void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  const Expr *Conv = nullptr; // the conv module as used
+  int Dims = 0;
+  std::string Where;
+
+  if (const auto *Seq = Result.Nodes.getNodeAs<CXXConstructExpr>("seq")) {
+    if (!inUserCode(Seq->getBeginLoc(), SM))
+      return;
+    for (unsigned I = 0; I + 1 < Seq->getNumArgs(); ++I) {
+      const Expr *A = Seq->getArg(I), *B = Seq->getArg(I + 1);
+      int D = bnDims(B);
+      if (D && convDims(moduleImplOf(A->getType())) == D)
+        checkPair(A, D, "in the Sequential the next module is", B, Ctx);
+    }
+    return;
+  }
+  if (const auto *Push = Result.Nodes.getNodeAs<CXXMemberCallExpr>("push")) {
+    if (!inUserCode(Push->getBeginLoc(), SM) || Push->getNumArgs() == 0)
+      return;
+    const Expr *A = Push->getArg(Push->getNumArgs() - 1);
+    if (!convDims(moduleImplOf(A->getType())))
+      return;
+    // The next statement of the block must push a BatchNorm onto the same Sequential.
+    const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+    const Stmt *Cur = Push;
+    const CompoundStmt *Block = nullptr;
+    const Stmt *Own = nullptr;
+    for (int I = 0; I < 4 && !Block; ++I) {
+      const Stmt *P = H.parentOf(Cur);
+      if (!P)
+        return;
+      Own = Cur;
+      Block = dyn_cast<CompoundStmt>(P);
+      Cur = P;
+    }
+    if (!Block || !Own)
+      return;
+    auto It = llvm::find(Block->body(), Own);
+    if (It == Block->body_end() || std::next(It) == Block->body_end())
+      return;
+    const Stmt *Next = *std::next(It);
+    if (const auto *W = dyn_cast<ExprWithCleanups>(Next))
+      Next = W->getSubExpr();
+    const auto *NextPush = dyn_cast<CXXMemberCallExpr>(Next);
+    if (!NextPush || !NextPush->getMethodDecl() || NextPush->getMethodDecl()->getName() != "push_back" ||
+        !isSequentialImpl(NextPush->getMethodDecl()->getParent()) || NextPush->getNumArgs() == 0 ||
+        !sameObject(Push->getImplicitObjectArgument(), NextPush->getImplicitObjectArgument()))
+      return;
+    const Expr *B = NextPush->getArg(NextPush->getNumArgs() - 1);
+    int D = bnDims(B);
+    if (D && convDims(moduleImplOf(A->getType())) == D)
+      checkPair(A, D, "the next push_back() adds", B, Ctx);
+    return;
+  }
+  const auto *Apply = Result.Nodes.getNodeAs<CallExpr>("apply");
+  if (!Apply || !inUserCode(Apply->getBeginLoc(), SM))
+    return;
+  if (!isa_and_nonnull<CXXMethodDecl>(HotCodeAnalysis::get(Ctx).enclosingFunction(Apply)))
+    return;
+  const Expr *M = moduleOfForwardCall(Apply);
+  const FieldDecl *Field = M ? thisField(M) : nullptr;
+  if (!Field)
+    return;
+  Dims = convDims(moduleImplOf(Field->getType()));
+  if (!Dims || !feedsBatchNorm(Apply, Dims, Ctx))
+    return;
+  // Every forward call of this convolution in the class must feed a BatchNorm: the bias is dead
+  // only if no other path reads the conv's output.
+  const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
+  for (const CXXMethodDecl *MD : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (!MD->hasBody(Def) || !Def)
+      continue;
+    bool Ok = true;
+    forEachCall(Def->getBody(), [&](const CallExpr *C) {
+      const Expr *CM = moduleOfForwardCall(C);
+      if (CM && thisField(CM) == Field && !feedsBatchNorm(C, Dims, Ctx))
+        Ok = false;
+    });
+    if (!Ok)
+      return;
+  }
+  const CallExpr *Outer = consumer(Apply, Ctx);
+  Conv = M;
+  checkPair(Conv, Dims, "its output goes straight into", moduleOfForwardCall(Outer), Ctx, Apply);
+}
+
+void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRef How, const Expr *BN,
+                                      ASTContext &Ctx, const Expr *ReportAt) {
+  // A local conv module used anywhere else keeps its bias.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Conv)))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const auto *Fn = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()))
+        if (countRefs(VD, Fn->getBody()) != 1)
+          return;
+  ModuleOrigin O = resolveModuleOption(Conv, "bias", Ctx);
+  if (!O.Impl || convDims(O.Impl) != Dims || !O.Option.isConstant(1))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = (ReportAt ? ReportAt : Conv)->getBeginLoc();
+  if (Loc.isMacroID() || !inUserCode(Loc, SM))
+    return;
+  std::string D = std::to_string(Dims);
+  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + How.str() +
+                    " BatchNorm" + D + "d (line " + std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
+                    "), which subtracts the per-channel mean and cancels the bias; the bias costs a kernel, "
+                    "its gradient and optimizer state for nothing: build the conv with .bias(false)";
+  auto Diag = report(Loc, Msg);
+
+  std::vector<FixItHint> Fixes;
+  const OptionValue &V = O.Option;
+  if (O.HelperDepth == 0) {
+    const Expr *Opts = O.OptionsArg ? strip(O.OptionsArg) : nullptr;
+    if (O.OptionsArg) {
+      if (isa<DeclRefExpr>(Opts))
+        return; // an options variable may build other convs too
+      if (V.K == OptionValue::Set && V.Source && V.HelperDepth == 0)
+        replaceExpr(V.Source, "false", Ctx, Fixes);
+      else if (V.K == OptionValue::Set && V.DefaultedCall)
+        insertDefaultedArgument(V.DefaultedCall, V.DefaultedParam, "false", Ctx, Fixes);
+      else if (V.K == OptionValue::Set && V.Source)
+        replaceExpr(V.Source, "false", Ctx, Fixes);
+      else // a later .bias(false) overrides whatever the chain or helper set
+        appendMemberCall(O.OptionsArg->IgnoreImplicit(), "bias(false)", Ctx, Fixes);
+    } else if (O.Construct) {
+      std::vector<const Expr *> Args(O.Construct->arg_begin(), O.Construct->arg_end());
+      wrapArguments(Args, "torch::nn::Conv" + D + "dOptions(", ").bias(false)", Ctx, Fixes);
+    }
+  } else if (V.K == OptionValue::Set && V.Source) {
+    replaceExpr(V.Source, "false", Ctx, Fixes);
+  } else if (V.K == OptionValue::Set && V.DefaultedCall) {
+    insertDefaultedArgument(V.DefaultedCall, V.DefaultedParam, "false", Ctx, Fixes);
+  }
+  for (const FixItHint &F : Fixes)
+    Diag << F;
+}
+
+} // namespace torchlint

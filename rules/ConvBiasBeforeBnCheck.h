@@ -1,0 +1,20 @@
+#pragma once
+#include "TorchCheck.h"
+
+namespace torchlint {
+
+/// torch-conv-bias-before-bn: a biased convolution straight into batch norm. docs/checks/torch-conv-bias-before-bn.md
+class ConvBiasBeforeBnCheck : public TorchCheck {
+public:
+  using TorchCheck::TorchCheck;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// Reports Conv (a conv module expression of Dims dimensions whose output feeds BN) when its
+  /// bias resolves to true, with a fix where one edit suffices.
+  void checkPair(const clang::Expr *Conv, int Dims, llvm::StringRef How, const clang::Expr *BN,
+                 clang::ASTContext &Ctx, const clang::Expr *ReportAt = nullptr);
+};
+
+} // namespace torchlint

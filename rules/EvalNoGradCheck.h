@@ -1,0 +1,14 @@
+#pragma once
+#include "TorchCheck.h"
+
+namespace torchlint {
+
+/// torch-eval-no-grad: evaluation after eval() with gradient recording on. docs/checks/torch-eval-no-grad.md
+class EvalNoGradCheck : public TorchCheck {
+public:
+  using TorchCheck::TorchCheck;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace torchlint

@@ -1,0 +1,20 @@
+#pragma once
+#include "TorchCheck.h"
+
+namespace torchlint {
+
+/// torch-loader-workers: make_data_loader without workers. docs/checks/torch-loader-workers.md
+class LoaderWorkersCheck : public TorchCheck {
+public:
+  LoaderWorkersCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+
+private:
+  const unsigned Workers;
+
+public:
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace torchlint

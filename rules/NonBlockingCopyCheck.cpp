@@ -1,0 +1,79 @@
+#include "NonBlockingCopyCheck.h"
+#include "NnModules.h"
+#include "ProgramFacts.h"
+#include "TensorOptionsFix.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchlint {
+
+namespace {
+AST_MATCHER(CXXMethodDecl, isTensorMethod) {
+  return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
+}
+
+/// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`) reads.
+const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *ME = dyn_cast<MemberExpr>(E))
+    E = ME->getBase()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD)
+    return nullptr;
+  // The range-for that declares VD, found by walking up from the use.
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  for (const Stmt *P = H.parentOf(E); P; P = H.parentOf(P))
+    if (const auto *For = dyn_cast<CXXForRangeStmt>(P))
+      if (For->getLoopVariable() == VD)
+        return For->getRangeInit() && isDataLoaderType(For->getRangeInit()->getType()) ? VD : nullptr;
+  return nullptr;
+}
+} // namespace
+
+void NonBlockingCopyCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("to", "cuda"), isTensorMethod()).bind("m")))
+                         .bind("call"),
+                     this);
+}
+
+void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
+  const auto *M = Result.Nodes.getNodeAs<CXXMethodDecl>("m");
+  ASTContext &Ctx = *Result.Context;
+  SourceLocation Loc = Call->getExprLoc();
+  if (!inUserCode(Loc, *Result.SourceManager))
+    return;
+  if (!batchVariable(Call->getImplicitObjectArgument(), Ctx))
+    return;
+  if (!ProgramFacts::get(Ctx).MentionsCuda)
+    return; // a CPU-only program: nothing to overlap
+  if (M->getName() == "to") {
+    const Expr *Dev = deviceArgumentOfTo(Call);
+    if (!Dev || isConstantCpuDevice(Dev))
+      return; // a dtype conversion, or a copy to the host (non_blocking would need a sync)
+    for (unsigned I = 0; I < M->getNumParams() && I < Call->getNumArgs(); ++I) {
+      if (M->getParamDecl(I)->getName() != "non_blocking")
+        continue;
+      const Expr *A = Call->getArg(I);
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      bool B;
+      if (A->isValueDependent() || !A->EvaluateAsBooleanCondition(B, Ctx) || B)
+        return; // non_blocking set (or set at run time)
+    }
+  }
+  auto Hot = hotContext(Call, Ctx);
+  if (!Hot)
+    return;
+  report(Loc,
+         "batch tensor copied to the device without non_blocking: the host blocks on every copy "
+         "instead of queueing it behind the running kernels; put the batch in pinned memory "
+         "(`.pin_memory()`) and use `.to(device, /*non_blocking=*/true)`",
+         Hot);
+}
+
+} // namespace torchlint

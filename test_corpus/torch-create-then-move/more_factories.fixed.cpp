@@ -1,0 +1,18 @@
+// torch-create-then-move: every factory that takes TensorOptions, not only the common ones.
+#include <torch/torch.h>
+
+int main() {
+  torch::Device device(torch::kCUDA);
+  auto w = torch::hann_window(64, torch::TensorOptions().device(device));
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: torch::hann_window(...).to(...) creates the tensor on the CPU [torch-create-then-move]
+  auto k = torch::kaiser_window(32, torch::TensorOptions().dtype(torch::kDouble).device(torch::kCUDA));
+  // CHECK-MESSAGES: :[[@LINE-1]]:83: warning: torch::kaiser_window(...).cuda() creates the tensor on the CPU [torch-create-then-move]
+  auto f = torch::fft::fftfreq(16, torch::TensorOptions().device(device));
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: torch::fftfreq(...).to(...) creates the tensor on the CPU [torch-create-then-move]
+  auto t = torch::tril_indices(4, 4).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: torch::tril_indices(...).to(...) creates the tensor on the CPU [torch-create-then-move]
+  auto r = at::randperm(10, at::TensorOptions(torch::kLong).device(device));
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: at::randperm(...).to(...) creates the tensor on the CPU [torch-create-then-move]
+  (void)w; (void)k; (void)f; (void)t; (void)r;
+  return 0;
+}

@@ -1,0 +1,30 @@
+// torch-cudnn-benchmark: a conv-net trained on CUDA without the cuDNN auto-tuner.
+#include <torch/torch.h>
+
+struct Net : torch::nn::Module {
+  Net() {
+    conv = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(1, 8, 3).bias(false)));
+    fc = register_module("fc", torch::nn::Linear(8 * 26 * 26, 10));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(torch::relu(conv(x)).flatten(1)); }
+  torch::nn::Conv2d conv{nullptr};
+  torch::nn::Linear fc{nullptr};
+};
+
+void train(std::shared_ptr<Net> net, torch::optim::Optimizer &opt) {
+  for (int step = 0; step < 100; ++step) {
+    auto x = torch::randn({16, 1, 28, 28}, torch::TensorOptions().device(torch::kCUDA));
+    opt.zero_grad();
+    net->forward(x).sum().backward();
+    opt.step();
+  }
+}
+
+int main() {
+// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: this program trains a convolutional model on CUDA without the cuDNN au [torch-cudnn-benchmark]
+  auto net = std::make_shared<Net>();
+  net->to(torch::kCUDA);
+  torch::optim::SGD opt(net->parameters(), 0.01);
+  train(net, opt);
+  return 0;
+}
