@@ -102,12 +102,25 @@ private:
   TUFacts &F;
 };
 
+namespace {
+// One TUFacts per TU, dropped with its ASTContext (a later context may reuse the address).
+thread_local ASTContext *CachedOwner = nullptr;
+thread_local TUFacts *Cached = nullptr;
+void dropCached(void *Owner) {
+  if (Owner == CachedOwner) {
+    delete Cached;
+    Cached = nullptr;
+    CachedOwner = nullptr;
+  }
+}
+} // namespace
+
 const TUFacts &TUFacts::get(ASTContext &Ctx) {
-  thread_local ASTContext *Owner = nullptr;
-  thread_local std::unique_ptr<TUFacts> Cached;
-  if (Owner != &Ctx || !Cached) {
-    Cached = std::make_unique<TUFacts>(Ctx);
-    Owner = &Ctx;
+  if (CachedOwner != &Ctx || !Cached) {
+    dropCached(CachedOwner);
+    Cached = new TUFacts(Ctx);
+    CachedOwner = &Ctx;
+    Ctx.AddDeallocation(&dropCached, &Ctx);
   }
   return *Cached;
 }
