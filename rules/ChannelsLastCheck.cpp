@@ -23,10 +23,10 @@ AST_MATCHER(CXXRecordDecl, isTwoDimensionalConvOptions) {
 
 void ChannelsLastCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      cxxConstructExpr(hasType(cxxRecordDecl(anyOf(hasAnyName("::torch::nn::Conv2d", "::torch::nn::Conv2dImpl",
+      cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(anyOf(hasAnyName("::torch::nn::Conv2d", "::torch::nn::Conv2dImpl",
                                                                "::torch::nn::ConvTranspose2d",
                                                                "::torch::nn::ConvTranspose2dImpl"),
-                                                   allOf(isInTorchHeaders(), isTwoDimensionalConvOptions())))))
+                                                   allOf(isInTorchHeaders(), isTwoDimensionalConvOptions()))))))))
           .bind("ctor"),
       this);
 }

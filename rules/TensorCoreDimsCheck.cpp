@@ -12,14 +12,14 @@ void TensorCoreDimsCheck::registerMatchers(MatchFinder *Finder) {
   // Options and modules whose first two arguments are the matmul/conv sizes:
   // LinearOptions(in, out), Linear(in, out), Conv2dOptions(in, out, k), Conv2d(in, out, k), ...
   Finder->addMatcher(
-      cxxConstructExpr(hasType(cxxRecordDecl(hasAnyName(
+      cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(hasAnyName(
                            "::torch::nn::LinearOptions", "::torch::nn::Linear", "::torch::nn::LinearImpl",
                            "::torch::nn::ConvOptions", "::torch::nn::Conv1d", "::torch::nn::Conv2d",
                            "::torch::nn::Conv3d", "::torch::nn::Conv1dImpl", "::torch::nn::Conv2dImpl",
                            "::torch::nn::Conv3dImpl", "::torch::nn::ConvTransposeOptions",
                            "::torch::nn::ConvTranspose1d", "::torch::nn::ConvTranspose2d",
                            "::torch::nn::ConvTranspose3d", "::torch::nn::ConvTranspose1dImpl",
-                           "::torch::nn::ConvTranspose2dImpl", "::torch::nn::ConvTranspose3dImpl"))))
+                           "::torch::nn::ConvTranspose2dImpl", "::torch::nn::ConvTranspose3dImpl")))))))
           .bind("ctor"),
       this);
 }

@@ -4,9 +4,9 @@
 struct MaskedLoss : torch::nn::Module {
   torch::Tensor forward(const torch::Tensor &pred, torch::Tensor target) {
     target = torch::where(target == 9, -1 * torch::ones_like(target), target);
-    // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: `-1 * torch::ones_like(target)` allocates and fills a tensor on every call only to carry a constant [torch-alloc-in-forward]
+    // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: `-1 * torch::ones_like(target)` allocates and fills a tensor on every call only to carry a constant [torch-alloc-in-forward]
     auto weights = torch::tensor({1.0, 2.0, 0.5}).to(pred.device());
-    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: torch::tensor(...) builds a tensor from literals on every call [torch-alloc-in-forward]
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: torch::tensor(...) builds a tensor from literals on every call [torch-alloc-in-forward]
     return torch::nn::functional::cross_entropy(
         pred, target, torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-1).weight(weights));
   }

@@ -2,6 +2,9 @@
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 
+// c10d::Work is ProcessGroup::Work in libtorch 1.13: name the handle type portably.
+using WorkHandle = decltype(std::declval<c10d::ProcessGroup &>().allreduce(std::declval<std::vector<at::Tensor> &>()));
+
 struct Net : torch::nn::Module {
   Net() {
     fc1 = register_module("fc1", torch::nn::Linear(32, 64));
@@ -21,7 +24,7 @@ void average_gradients(Net &net, const c10::intrusive_ptr<c10d::ProcessGroup> &p
 
 void average_named(Net &net, c10d::ProcessGroup &pg) {
   auto params = net.named_parameters();
-  std::vector<c10::intrusive_ptr<c10d::Work>> pending;
+  std::vector<WorkHandle> pending;
   for (auto &item : params) {
     std::vector<at::Tensor> one{item.value().grad()};
     pending.push_back(pg.allreduce_coalesced(one));

@@ -10,7 +10,7 @@ int main() {
   for (int i = 0; i < 100; ++i) {
     opt.zero_grad();
     at::autocast::set_enabled(true);
-    auto loss = net->forward(torch::randn({64, 784}, torch::kCUDA)).float().sum();
+    auto loss = net->forward(torch::randn({64, 784}, torch::kCUDA)).to(torch::kFloat).sum();
     at::autocast::set_enabled(false);
     at::autocast::clear_cache();
     loss.backward();

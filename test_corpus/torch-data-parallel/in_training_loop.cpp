@@ -1,5 +1,6 @@
 // data_parallel on every step of the training loop, directly and from a helper.
 #include <torch/torch.h>
+#include <torch/nn/parallel/data_parallel.h>
 
 torch::Tensor step_loss(torch::nn::Linear &model, const torch::Tensor &batch) {
   auto out = torch::nn::parallel::data_parallel(model, batch);

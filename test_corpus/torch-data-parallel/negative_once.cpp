@@ -1,6 +1,7 @@
 // Clean: data_parallel called once in setup code (a one-off inference pass), and a user
 // function that only shares the name.
 #include <torch/torch.h>
+#include <torch/nn/parallel/data_parallel.h>
 
 namespace mylib {
 torch::Tensor data_parallel(torch::nn::Linear &m, const torch::Tensor &x) { return m->forward(x); }
