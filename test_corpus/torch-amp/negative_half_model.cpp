@@ -7,10 +7,10 @@ int main() {
   torch::nn::Linear net(16, 16);
   net->to(torch::kCUDA, torch::kHalf);
   torch::optim::SGD opt(net->parameters(), 0.01);
-  net->forward(torch::randn({8, 16}, torch::kCUDA).half()).sum().backward(); // warm-up
+  net->forward(torch::randn({8, 16}, torch::kCUDA).to(torch::kHalf)).sum().backward(); // warm-up
   for (int i = 0; i < 100; ++i) {
     opt.zero_grad();
-    net->forward(torch::randn({8, 16}, torch::kCUDA).half()).sum().backward();
+    net->forward(torch::randn({8, 16}, torch::kCUDA).to(torch::kHalf)).sum().backward();
     opt.step();
   }
 }
