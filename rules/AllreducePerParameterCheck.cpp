@@ -17,7 +17,8 @@ namespace {
 bool isParametersExpr(const Expr *E, unsigned Depth = 0) {
   if (!E || Depth > 4)
     return false;
-  E = E->IgnoreParenImpCasts();
+  // Range inits and initializers come wrapped in ExprWithCleanups/MaterializeTemporaryExpr.
+  E = E->IgnoreImplicit()->IgnoreParenImpCasts();
   if (const auto *C = dyn_cast<CXXConstructExpr>(E))
     if (C->getNumArgs() == 1)
       return isParametersExpr(C->getArg(0), Depth + 1);
