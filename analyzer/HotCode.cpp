@@ -4,6 +4,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include <algorithm>
 #include <deque>
 #include <memory>
 
@@ -430,6 +431,22 @@ std::optional<HotContext> HotCodeAnalysis::whyHot(const Stmt *S) const {
   const Stmt *Loop;
   const FunctionDecl *FD;
   return hotAt(S, Loop, FD);
+}
+
+std::vector<const FunctionDecl *> HotCodeAnalysis::callees(const FunctionDecl *FD) const {
+  std::vector<const FunctionDecl *> Out;
+  const FunctionDecl *C = canon(FD);
+  for (auto &Entry : Callers)
+    for (const CallSite &S : Entry.second)
+      if (S.Caller == C) {
+        Out.push_back(Entry.first);
+        break;
+      }
+  // Deterministic order (DenseMap iterates by pointer): by source position.
+  std::sort(Out.begin(), Out.end(), [&](const FunctionDecl *A, const FunctionDecl *B) {
+    return Ctx.getSourceManager().isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
+  });
+  return Out;
 }
 
 const Stmt *HotCodeAnalysis::enclosingLoop(const Stmt *S) const {

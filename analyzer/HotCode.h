@@ -44,6 +44,9 @@ public:
   const clang::Stmt *parentOf(const clang::Stmt *S) const { return Parents.lookup(S); }
   /// The function (or lambda call operator) whose body contains S, or null outside user code.
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S) const;
+  /// The user functions FD calls directly, from the TU's call graph (canonical declarations; a
+  /// call to a template specialization also lists the template's pattern).
+  std::vector<const clang::FunctionDecl *> callees(const clang::FunctionDecl *FD) const;
 
   /// "main()", "Net::forward()", "the lambda at line 12".
   std::string describe(const clang::FunctionDecl *FD) const;

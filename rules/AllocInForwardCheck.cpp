@@ -1,0 +1,179 @@
+#include "AllocInForwardCheck.h"
+#include "TUFacts.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchlint {
+
+namespace {
+
+/// A value fixed at compile time: literals, constexpr variables, enumerators, arithmetic on
+/// them, braced lists of them, and the implicit conversions libtorch applies
+/// (TensorDataContainer, Scalar, IntArrayRef). No calls, no runtime variables.
+bool isConstantData(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 64)
+    return false;
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral>(S))
+    return true;
+  if (const auto *R = dyn_cast<DeclRefExpr>(S)) {
+    if (isa<EnumConstantDecl>(R->getDecl()))
+      return true;
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+      return V->isConstexpr();
+    return false;
+  }
+  if (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S))
+    return false; // a function result (a size from x.size(0), a tensor, ...)
+  if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+    if (C->getNumArgs() == 0 && !isa<CXXTemporaryObjectExpr>(C))
+      return false;
+  if (isa<CXXStdInitializerListExpr, InitListExpr, ImplicitCastExpr, MaterializeTemporaryExpr,
+          CXXBindTemporaryExpr, ExprWithCleanups, ParenExpr, UnaryOperator, BinaryOperator, CXXConstructExpr,
+          CXXFunctionalCastExpr, CStyleCastExpr, ConstantExpr, CXXDefaultArgExpr>(S) ||
+      isa<CXXOperatorCallExpr>(S)) {
+    bool Any = false;
+    for (const Stmt *C : S->children()) {
+      if (!isConstantData(C, Depth + 1))
+        return false;
+      Any = true;
+    }
+    return Any || isa<CXXDefaultArgExpr>(S);
+  }
+  return false;
+}
+
+bool isOptionsArg(const Expr *A) {
+  return isTensorOptionsType(A->getType()) || isa<CXXDefaultArgExpr>(A);
+}
+
+std::string text(const Expr *E, const ASTContext &Ctx) {
+  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()),
+                                               Ctx.getSourceManager(), Ctx.getLangOpts());
+  return R.isValid() ? Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str() : "";
+}
+
+const Expr *strip(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C)) {
+        E = C->getArg(0);
+        continue;
+      }
+    return E;
+  }
+}
+
+/// The expression that uses E, skipping implicit nodes.
+const Expr *user(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (unsigned I = 0; I < 8; ++I) {
+    DynTypedNodeList Ps = Ctx.getParents(N);
+    if (Ps.empty())
+      return nullptr;
+    N = Ps[0];
+    const auto *P = N.get<Expr>();
+    if (!P)
+      return nullptr;
+    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, ExprWithCleanups>(P))
+      continue;
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P))
+      if (C->getNumArgs() == 1)
+        continue;
+    return P;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+void AllocInForwardCheck::registerMatchers(MatchFinder *Finder) {
+  // torch::tensor({...}) of literals; arange/linspace/logspace/eye of constants.
+  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("::torch::tensor", "::at::tensor", "::torch::arange",
+                                                             "::at::arange", "::torch::linspace", "::at::linspace",
+                                                             "::torch::logspace", "::at::logspace", "::torch::eye",
+                                                             "::at::eye"))))
+                         .bind("factory"),
+                     this);
+  // torch::ones_like(x) * -1 and the like: a filled tensor that only carries a constant.
+  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("::torch::ones_like", "::at::ones_like",
+                                                             "::torch::zeros_like", "::at::zeros_like",
+                                                             "::torch::full_like", "::at::full_like"))))
+                         .bind("like"),
+                     this);
+}
+
+void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  const auto *Factory = Result.Nodes.getNodeAs<CallExpr>("factory");
+  const auto *Like = Result.Nodes.getNodeAs<CallExpr>("like");
+  const CallExpr *Call = Factory ? Factory : Like;
+  if (!inUserCode(Call->getExprLoc(), SM) || Call->getExprLoc().isMacroID())
+    return;
+  if (TUFacts::get(Ctx).usesCUDA().isInvalid())
+    return; // CPU-only code: an allocation from the host's allocator, no upload
+  auto Hot = hotContext(Call, Ctx);
+  if (!Hot)
+    return;
+  std::string Name = Call->getDirectCallee()->getNameAsString();
+  std::string Ns = factoryNamespace(Call);
+
+  if (Factory) {
+    unsigned Data = 0;
+    for (const Expr *A : Call->arguments()) {
+      if (isOptionsArg(A))
+        continue;
+      if (!isConstantData(A))
+        return;
+      ++Data;
+    }
+    if (!Data)
+      return;
+    std::string What = Name == "tensor" ? "builds a tensor from literals" : "builds a tensor from constant arguments";
+    report(Call->getExprLoc(),
+           Ns + "::" + Name + "(...) " + What +
+               " on every call: an allocation and, for a CUDA tensor, a host-to-device copy each time for a "
+               "value that never changes; create it once (a buffer registered in the module's constructor, "
+               "moved with the module) or use a scalar overload",
+           Hot);
+    return;
+  }
+
+  // *_like(x) whose only role is to carry a constant into arithmetic or torch::where.
+  const Expr *U = user(Call, Ctx);
+  if (!U)
+    return;
+  bool Report = false;
+  std::string Use;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(U)) {
+    OverloadedOperatorKind K = Op->getOperator();
+    if ((K == OO_Star || K == OO_Plus || K == OO_Minus || K == OO_Slash) && Op->getNumArgs() == 2) {
+      const Expr *Other = strip(Op->getArg(0)) == strip(Call) ? Op->getArg(1) : Op->getArg(0);
+      if (!isTensorType(strip(Other)->getType()) && isConstantData(Other)) {
+        Report = true;
+        Use = "torch::full_like(..., value)";
+      }
+    }
+  } else if (const auto *C = dyn_cast<CallExpr>(U)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (FD && FD->getDeclName().isIdentifier() && FD->getName() == "where" && isTorchDecl(FD) &&
+        C->getNumArgs() == 3 && strip(C->getArg(0)) != strip(Call) && Name != "full_like") {
+      Report = true;
+      Use = "the scalar overload torch::where(cond, " + std::string(Name == "ones_like" ? "1" : "0") + ", other)";
+    }
+  }
+  if (!Report)
+    return;
+  report(Call->getExprLoc(),
+         "`" + text(U, Ctx) + "` allocates and fills a tensor on every call only to carry a constant; use " + Use +
+             ", or hoist the tensor out of the per-step path",
+         Hot);
+}
+
+} // namespace torchlint
