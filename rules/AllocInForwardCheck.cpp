@@ -58,28 +58,29 @@ std::string text(const Expr *E, const ASTContext &Ctx) {
 }
 
 const Expr *strip(const Expr *E) {
-  while (true) {
-    E = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E))
-      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C)) {
-        E = C->getArg(0);
-        continue;
-      }
-    return E;
+  // To a fixpoint: `(a * b)` is a ParenExpr around a CXXBindTemporaryExpr around the call.
+  while (E) {
+    const Expr *N = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(N))
+      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
+        N = C->getArg(0);
+    if (N == E)
+      return E;
+    E = N;
   }
+  return E;
 }
 
 /// The expression that uses E, skipping implicit nodes.
 const Expr *user(const Expr *E, ASTContext &Ctx) {
-  DynTypedNode N = DynTypedNode::create(*E);
+  // The hot-code analysis' parent map of user code: no parent map of all of libtorch.
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const Stmt *Cur = E;
   for (unsigned I = 0; I < 8; ++I) {
-    DynTypedNodeList Ps = Ctx.getParents(N);
-    if (Ps.empty())
-      return nullptr;
-    N = Ps[0];
-    const auto *P = N.get<Expr>();
+    const auto *P = dyn_cast_or_null<Expr>(H.parentOf(Cur));
     if (!P)
       return nullptr;
+    Cur = P;
     if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, ExprWithCleanups>(P))
       continue;
     if (const auto *C = dyn_cast<CXXConstructExpr>(P))

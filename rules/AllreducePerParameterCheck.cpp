@@ -94,15 +94,19 @@ bool waitsOn(const Stmt *S, const VarDecl *V) {
 /// The all-reduce's Work is waited on right away: `pg->allreduce(v)->wait()`, or
 /// `auto w = pg->allreduce(v); w->wait();` in the same loop body.
 bool waitedImmediately(const CallExpr *Call, const Stmt *Loop, ASTContext &Ctx) {
-  DynTypedNode N = DynTypedNode::create(*Call);
+  // The hot-code analysis' parent map of user code: no parent map of all of libtorch.
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const Stmt *Cur = Call;
   for (unsigned I = 0; I < 8; ++I) {
-    DynTypedNodeList Ps = Ctx.getParents(N);
-    if (Ps.empty())
+    const Stmt *P = H.parentOf(Cur);
+    if (!P)
       return false;
-    N = Ps[0];
-    if (isWaitCall(N.get<Stmt>()))
+    if (isWaitCall(P))
       return true;
-    if (const auto *V = N.get<VarDecl>()) {
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      const auto *V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+      if (!V)
+        return false;
       const Stmt *Body = nullptr;
       if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
         Body = R->getBody();
@@ -110,9 +114,10 @@ bool waitedImmediately(const CallExpr *Call, const Stmt *Loop, ASTContext &Ctx) 
         Body = F->getBody();
       return waitsOn(Body, V);
     }
-    const Expr *E = N.get<Expr>();
+    const auto *E = dyn_cast<Expr>(P);
     if (!E || isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E))
       return false;
+    Cur = P;
   }
   return false;
 }
