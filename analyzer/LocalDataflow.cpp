@@ -175,11 +175,21 @@ private:
 } // namespace
 
 const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
+  // Per TU; the entries die with their ASTContext, so a later TU whose ASTContext reuses the
+  // address never sees another TU's VarDecls.
   thread_local ASTContext *Owner = nullptr;
   thread_local std::unique_ptr<llvm::DenseMap<const VarDecl *, VarValues>> Cache;
   if (Owner != &Ctx || !Cache) {
     Cache = std::make_unique<llvm::DenseMap<const VarDecl *, VarValues>>();
     Owner = &Ctx;
+    Ctx.AddDeallocation(
+        [](void *Dying) {
+          if (Dying == Owner) {
+            Cache.reset();
+            Owner = nullptr;
+          }
+        },
+        &Ctx);
   }
   auto It = Cache->find(VD);
   if (It != Cache->end())

@@ -103,6 +103,15 @@ const ProgramFacts &ProgramFacts::get(ASTContext &Ctx) {
     C.Ctx = &Ctx;
     C.MainFile = Main;
     C.Facts = std::make_unique<ProgramFacts>();
+    // The facts hold AST pointers: they die with their ASTContext.
+    Ctx.AddDeallocation(
+        [](void *Dying) {
+          if (Dying == C.Ctx) {
+            C.Facts.reset();
+            C.Ctx = nullptr;
+          }
+        },
+        &Ctx);
     Collector V(Ctx, *C.Facts);
     V.TraverseAST(Ctx);
   }

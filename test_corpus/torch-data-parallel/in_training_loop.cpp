@@ -1,4 +1,7 @@
 // data_parallel on every step of the training loop, directly and from a helper.
+// TORCHLINT-VERSIONS: 2
+// (Debian's libtorch-dev 1.13 cannot compile torch/nn/parallel/data_parallel.h: it ships no
+// c10/cuda/impl/cuda_cmake_macros.h, so no 1.13 program can call data_parallel.)
 #include <torch/torch.h>
 #include <torch/nn/parallel/data_parallel.h>
 
