@@ -545,6 +545,8 @@ int main(int argc, const char **argv) {
   }
   torchlint::collapseCompilerErrors(R);
   R.sort();
+  if (!Inputs.empty()) // also when every result came from the cache and no worker ran
+    Prog.update(static_cast<unsigned>(Inputs.size()), R.findingCount());
   Prog.finish();
   torchlint::computeFingerprints(R);
   if (!Baseline.empty() && !Worker) {

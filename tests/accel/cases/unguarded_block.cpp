@@ -5,7 +5,7 @@
 #include <cmath>
 
 int main() {
-  auto w = torch::zeros({3});
+  auto w = torch::zeros({3}, torch::kCUDA);  // on the device: item() below is a sync
   double acc = 0;
   for (int i = 0; i < 5; ++i) {
     w += 1;
