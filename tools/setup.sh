@@ -41,3 +41,7 @@ if [ ! -f "$DEST/include/torch/csrc/api/include/torch/torch.h" ] || [ "$(cat "$D
   echo "$TORCH_WHEEL_VERSION" > "$DEST/VERSION"
   echo "setup: libtorch $TORCH_WHEEL_VERSION headers in $DEST"
 fi
+
+# Extras for the report tests: headless Chromium (reports.browser) and pre-commit
+# (reports.pre_commit). About 45 s and 372 MB on a fresh machine; idempotent.
+bash "$ROOT/tools/setup-reports.sh"
