@@ -1,5 +1,6 @@
 #include "TorchTypes.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
 
 using namespace clang;
 
@@ -96,6 +97,19 @@ std::string factoryNamespace(const CallExpr *Factory) {
         if (NS->getParent()->isTranslationUnit())
           return NS->getName() == "at" ? "at" : "torch";
   return "torch";
+}
+
+const Expr *stripToWritten(const Expr *E) {
+  while (E) {
+    const Expr *N = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(N))
+      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
+        N = C->getArg(0);
+    if (N == E)
+      return E;
+    E = N;
+  }
+  return E;
 }
 
 bool isTensorOptionsType(QualType T) {

@@ -35,6 +35,10 @@ llvm::ArrayRef<llvm::StringRef> tensorFactoryNames();
 clang::ast_matchers::internal::Matcher<clang::NamedDecl> factoryFunctionNames();
 /// "torch" or "at": the namespace the user called a factory through.
 std::string factoryNamespace(const clang::CallExpr *Factory);
+/// The expression as written: strips implicit nodes, parentheses and one-argument converting
+/// constructors, to a fixpoint (`(a * b)` is a ParenExpr around a CXXBindTemporaryExpr around
+/// the operator call).
+const clang::Expr *stripToWritten(const clang::Expr *E);
 /// True for c10::TensorOptions (through references and cv).
 bool isTensorOptionsType(clang::QualType T);
 /// True for c10::Device, c10::DeviceType and strings (what a device can be built from).

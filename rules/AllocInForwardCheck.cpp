@@ -57,20 +57,6 @@ std::string text(const Expr *E, const ASTContext &Ctx) {
   return R.isValid() ? Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str() : "";
 }
 
-const Expr *strip(const Expr *E) {
-  // To a fixpoint: `(a * b)` is a ParenExpr around a CXXBindTemporaryExpr around the call.
-  while (E) {
-    const Expr *N = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(N))
-      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
-        N = C->getArg(0);
-    if (N == E)
-      return E;
-    E = N;
-  }
-  return E;
-}
-
 /// The expression that uses E, skipping implicit nodes.
 const Expr *user(const Expr *E, ASTContext &Ctx) {
   // The hot-code analysis' parent map of user code: no parent map of all of libtorch.
@@ -155,8 +141,8 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(U)) {
     OverloadedOperatorKind K = Op->getOperator();
     if ((K == OO_Star || K == OO_Plus || K == OO_Minus || K == OO_Slash) && Op->getNumArgs() == 2) {
-      const Expr *Other = strip(Op->getArg(0)) == strip(Call) ? Op->getArg(1) : Op->getArg(0);
-      if (!isTensorType(strip(Other)->getType()) && isConstantData(Other)) {
+      const Expr *Other = stripToWritten(Op->getArg(0)) == stripToWritten(Call) ? Op->getArg(1) : Op->getArg(0);
+      if (!isTensorType(stripToWritten(Other)->getType()) && isConstantData(Other)) {
         Report = true;
         Use = "torch::full_like(..., value)";
       }
@@ -164,7 +150,7 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
   } else if (const auto *C = dyn_cast<CallExpr>(U)) {
     const FunctionDecl *FD = C->getDirectCallee();
     if (FD && FD->getDeclName().isIdentifier() && FD->getName() == "where" && isTorchDecl(FD) &&
-        C->getNumArgs() == 3 && strip(C->getArg(0)) != strip(Call) && Name != "full_like") {
+        C->getNumArgs() == 3 && stripToWritten(C->getArg(0)) != stripToWritten(Call) && Name != "full_like") {
       Report = true;
       Use = "the scalar overload torch::where(cond, " + std::string(Name == "ones_like" ? "1" : "0") + ", other)";
     }

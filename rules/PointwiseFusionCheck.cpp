@@ -21,21 +21,6 @@ bool isPointwiseName(llvm::StringRef N) {
   return Names.contains(N);
 }
 
-/// Strips implicit nodes, parentheses and converting constructors, to a fixpoint: `(a * b)` is a
-/// ParenExpr around a CXXBindTemporaryExpr around the operator call.
-const Expr *strip(const Expr *E) {
-  while (E) {
-    const Expr *N = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(N))
-      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
-        N = C->getArg(0);
-    if (N == E)
-      return E;
-    E = N;
-  }
-  return E;
-}
-
 /// A tensor-valued elementwise operation: `a + b`, `-a`, `a * 0.5`, torch::erf(a), a.sigmoid().
 /// Returns its operands (tensor and scalar) in Ops.
 bool isPointwise(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Ops) {
@@ -67,7 +52,7 @@ struct Chain {
 };
 
 void collect(const Expr *E, Chain &C, unsigned Depth = 0) {
-  E = strip(E);
+  E = stripToWritten(E);
   llvm::SmallVector<const Expr *, 4> Ops;
   if (Depth < 32 && isPointwise(E, Ops)) {
     ++C.Ops;
