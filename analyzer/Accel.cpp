@@ -1,5 +1,6 @@
 #include "Accel.h"
 #include "PchCache.h"
+#include "TraversalScope.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/ASTConsumer.h"
@@ -31,14 +32,7 @@ namespace {
 /// PCH's declarations (all of which are in system headers).
 class ScopeSetter : public ASTConsumer {
 public:
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    const SourceManager &SM = Ctx.getSourceManager();
-    std::vector<Decl *> Scope;
-    for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
-      if (!SM.isInSystemHeader(D->getLocation()))
-        Scope.push_back(D);
-    Ctx.setTraversalScope(Scope);
-  }
+  void HandleTranslationUnit(ASTContext &Ctx) override { limitTraversalToUserCode(Ctx); }
 };
 
 class Action : public ASTFrontendAction {

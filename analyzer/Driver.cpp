@@ -10,6 +10,7 @@
 #include "ResultCache.h"
 #include "Progress.h"
 #include "TorchInstall.h"
+#include "TraversalScope.h"
 #include "VerifyFixes.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -346,6 +347,8 @@ torchlint::ReportOptions reportOptions() {
 } // namespace
 
 int main(int argc, const char **argv) {
+  // The CLI decides the traversal scope itself (Accel.cpp; none with --no-accel).
+  torchlint::setModuleLimitsTraversal(false);
   InitLLVM X(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "merge")
     return torchlint::mergeMain(argc - 1, argv + 1);

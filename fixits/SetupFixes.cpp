@@ -66,11 +66,19 @@ bool replaceExpr(const Expr *E, llvm::StringRef Text, const ASTContext &, std::v
 
 bool insertDefaultedArgument(const CallExpr *C, unsigned Idx, llvm::StringRef Text, const ASTContext &Ctx,
                              std::vector<FixItHint> &Out) {
-  if (!C || Idx == 0 || Idx >= C->getNumArgs())
+  if (!C || Idx >= C->getNumArgs())
     return false;
   for (unsigned I = 0; I < C->getNumArgs(); ++I)
     if ((I < Idx) == isa<CXXDefaultArgExpr>(C->getArg(I)))
       return false;
+  if (Idx == 0) {
+    // `f()` -> `f(Text)`: before the closing parenthesis.
+    SourceLocation RParen = C->getRParenLoc();
+    if (!editable(SourceRange(C->getCallee()->getEndLoc(), RParen)))
+      return false;
+    Out.push_back(FixItHint::CreateInsertion(RParen, Text.str()));
+    return true;
+  }
   const Expr *Prev = C->getArg(Idx - 1);
   if (!editable(Prev->getSourceRange()))
     return false;

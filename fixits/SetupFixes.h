@@ -25,7 +25,7 @@ bool replaceExpr(const clang::Expr *E, llvm::StringRef Text, const clang::ASTCon
                  std::vector<clang::FixItHint> &Out);
 
 /// Writes argument Idx of call C, currently defaulted, as Text: every argument before it must be
-/// written and every one from it on defaulted.
+/// written and every one from it on defaulted (Idx 0: `f()` -> `f(Text)`).
 bool insertDefaultedArgument(const clang::CallExpr *C, unsigned Idx, llvm::StringRef Text,
                              const clang::ASTContext &Ctx, std::vector<clang::FixItHint> &Out);
 

@@ -4,16 +4,62 @@
 #include "SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace torchlint {
 
+namespace {
+/// The words of an identifier, lower-cased: "runValidation_epoch" -> run, validation, epoch.
+std::vector<std::string> identifierWords(llvm::StringRef Name) {
+  std::vector<std::string> Words;
+  std::string Cur;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    bool Upper = C >= 'A' && C <= 'Z';
+    if (C == '_' || (Upper && !Cur.empty() && !(Name[I - 1] >= 'A' && Name[I - 1] <= 'Z'))) {
+      if (!Cur.empty())
+        Words.push_back(Cur);
+      Cur.clear();
+      if (C == '_')
+        continue;
+    }
+    Cur += Upper ? char(C - 'A' + 'a') : C;
+  }
+  if (!Cur.empty())
+    Words.push_back(Cur);
+  return Words;
+}
+
+/// A function named as an evaluation or inference routine: one of its words is eval, evaluate,
+/// validate, validation, val, test, infer, inference, predict, ...
+AST_MATCHER(FunctionDecl, isNamedLikeEvaluation) {
+  if (!Node.getDeclName().isIdentifier() || isa<CXXConstructorDecl, CXXDestructorDecl>(Node))
+    return false;
+  // Cheap filter first: matched against every function, libtorch's included.
+  std::string Lower = Node.getName().lower();
+  llvm::StringRef L(Lower);
+  if (!L.contains("val") && !L.contains("test") && !L.contains("infer") && !L.contains("predict"))
+    return false;
+  static const llvm::StringRef Names[] = {"eval",     "evaluate",  "evaluation", "validate", "validation",
+                                          "val",      "valid",     "test",       "testing",  "infer",
+                                          "inference", "predict", "prediction"};
+  for (const std::string &W : identifierWords(Node.getName()))
+    for (llvm::StringRef N : Names)
+      if (W == N)
+        return true;
+  return false;
+}
+} // namespace
+
 void EvalNoGradCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       cxxMemberCallExpr(callee(cxxMethodDecl(hasName("eval"), ofClass(hasName("::torch::nn::Module"))))).bind("call"),
       this);
+  // Evaluation routines that never call eval() (a model without dropout or batch norm needs none).
+  Finder->addMatcher(functionDecl(isDefinition(), isNamedLikeEvaluation()).bind("routine"), this);
 }
 
 namespace {
@@ -41,7 +87,132 @@ bool declaresName(const Stmt *S, llvm::StringRef Name) {
 }
 } // namespace
 
+namespace {
+bool isEvalCall(const CallExpr *C) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  return MD && MD->getName() == "eval" && MD->getParent()->getQualifiedNameAsString() == "torch::nn::Module";
+}
+
+/// The variable E names, through member accesses and dereferences: `x`, `this->m`, `*p`.
+const ValueDecl *baseDecl(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return ME->getMemberDecl();
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() >= 1 &&
+                                                           (OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow))
+      E = OC->getArg(0);
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+bool isLocalOf(const ValueDecl *D, const FunctionDecl *FD) {
+  const auto *VD = dyn_cast_or_null<VarDecl>(D);
+  return VD && VD->isLocalVarDecl() && !VD->isStaticLocal() && VD->getParentFunctionOrMethod() == FD;
+}
+
+/// True when FD may hand a tensor it computes to code outside it: an out-parameter (non-const
+/// reference or pointer to anything that can hold tensors), or a tensor assigned to or pushed
+/// into something that is not one of its locals (a member, a global, a parameter).
+bool mayStoreTensorsOutside(const FunctionDecl *FD) {
+  for (const ParmVarDecl *P : FD->parameters()) {
+    QualType T = P->getType();
+    if (!(T->isReferenceType() || T->isPointerType()))
+      continue;
+    QualType Pointee = T->getPointeeType();
+    if (Pointee.isConstQualified() || Pointee->isArithmeticType())
+      continue;
+    const CXXRecordDecl *RD = Pointee->getAsCXXRecordDecl();
+    // Modules and data loaders are taken by reference as a matter of course; anything else that
+    // may hold a tensor (a Tensor, a container, a user struct) is a possible out-parameter.
+    if (moduleImplOf(Pointee) || isDataLoaderType(Pointee) || (RD && isOptimizerClass(RD)))
+      continue;
+    if (RD && isTensorType(Pointee))
+      return true;
+    if (RD && (RD->getQualifiedNameAsString().find("std::") == 0 || !isTorchDecl(RD)))
+      return true;
+  }
+  bool Stores = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Stores)
+      return;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
+                                                           isTensorType(OC->getArg(0)->getType()))
+      if (!isLocalOf(baseDecl(OC->getArg(0)), FD))
+        Stores = true;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl())
+        if (MD->getDeclName().isIdentifier() &&
+            llvm::is_contained({"push_back", "emplace_back", "insert", "emplace", "append"}, MD->getName()))
+          for (const Expr *A : MC->arguments())
+            if (isTensorType(A->getType()) && !isLocalOf(baseDecl(MC->getImplicitObjectArgument()), FD))
+              Stores = true;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(FD->getBody());
+  return Stores;
+}
+} // namespace
+
+void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = FD->getLocation();
+  // Templates are analysed in their instantiations (a data loader's type is a template
+  // parameter in most evaluation loops); identical findings from several are reported once.
+  if (!FD->getBody() || Loc.isMacroID() || !inUserCode(Loc, SM) || FD->isDependentContext())
+    return;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getName() == "forward")
+    return;
+  // Only routines that give back no tensor: a returned tensor may be trained on by the caller.
+  QualType Ret = FD->getReturnType();
+  if (!(Ret->isVoidType() || Ret->isArithmeticType()))
+    return;
+  if (inTestCode(FD->getBody(), Ctx) || mayNeedGradients(FD) || mayStoreTensorsOutside(FD))
+    return;
+  bool SkipRoutine = false;
+  const CallExpr *Forward = nullptr;
+  forEachCall(FD->getBody(), [&](const CallExpr *C) {
+    if (isEvalCall(C))
+      SkipRoutine = true; // the eval() path reports it
+    if (const FunctionDecl *Callee = C->getDirectCallee())
+      if (Callee->getQualifiedNameAsString() == "c10::GradMode::set_enabled" ||
+          Callee->getQualifiedNameAsString() == "c10::AutoGradMode::AutoGradMode")
+        SkipRoutine = true;
+    if (!Forward && moduleOfForwardCall(C) && !C->getBeginLoc().isMacroID() && !gradDisabledAt(C, Ctx))
+      Forward = C;
+  });
+  if (SkipRoutine || !Forward)
+    return;
+  std::string Msg = "evaluation routine " + FD->getNameAsString() +
+                    "() runs forward() with gradient recording on: it trains nothing and returns no tensor, yet "
+                    "autograd saves every activation for a backward() that never comes; add `torch::NoGradGuard "
+                    "no_grad;` (or c10::InferenceMode) to it";
+  auto D = report(Forward->getBeginLoc(), Msg);
+  if (declaresName(FD->getBody(), "no_grad"))
+    return;
+  std::vector<FixItHint> Fixes;
+  if (insertAtFunctionStart(FD, "torch::NoGradGuard no_grad;", Ctx, Fixes))
+    for (const FixItHint &F : Fixes)
+      D << F;
+}
+
 void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("routine")) {
+    checkRoutine(FD, *Result.Context);
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;

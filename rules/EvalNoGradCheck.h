@@ -9,6 +9,10 @@ public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// An evaluation or inference routine (by name) that runs forward() without eval().
+  void checkRoutine(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
 };
 
 } // namespace torchlint

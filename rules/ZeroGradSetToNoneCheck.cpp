@@ -1,5 +1,7 @@
 #include "ZeroGradSetToNoneCheck.h"
 #include "NnModules.h"
+#include "SetupFixes.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -45,18 +47,48 @@ void ZeroGradSetToNoneCheck::check(const MatchFinder::MatchResult &Result) {
   } else if (SetToNone == 2 && !Modern) {
     if (Optimizer)
       Msg = "Optimizer::zero_grad() in libtorch < 2.0 writes zeros into every gradient; reset them instead "
-            "(`for (auto &g : opt.param_groups()) for (auto &p : g.params()) p.mutable_grad() = "
-            "torch::Tensor();`, or model->zero_grad(true))" + std::string(Why);
+            "as 2.x does (`for (auto &group : opt.param_groups()) for (auto &param : group.params()) "
+            "param.mutable_grad().reset();`, or model->zero_grad(true))" + std::string(Why);
     else
       Msg = "Module::zero_grad() in libtorch < 2.0 defaults to set_to_none = false and writes zeros into "
             "every gradient; call zero_grad(true)" + std::string(Why);
   } else {
     return;
   }
-  auto Hot = hotContext(Call, *Result.Context);
+  ASTContext &Ctx = *Result.Context;
+  auto Hot = hotContext(Call, Ctx);
   if (!Hot)
     return; // once, in setup code: not worth a finding
-  report(Loc, Msg, Hot);
+  auto D = report(Loc, Msg, Hot);
+
+  // Fix-its. Each makes the call reset the gradients (set_to_none), what libtorch >= 2.0 does by
+  // default: the values after the next backward() are the same; a parameter that gets no
+  // gradient in that backward() keeps an undefined grad instead of zeros (docs/checks/...).
+  std::vector<FixItHint> Fixes;
+  if (SetToNone == 0) {
+    replaceExpr(Call->getArg(0), "true", Ctx, Fixes);
+  } else if (Module) {
+    insertDefaultedArgument(Call, 0, "true", Ctx, Fixes);
+  } else {
+    // libtorch < 2.0 Optimizer::zero_grad() takes no argument: reset each gradient, as 2.x's
+    // zero_grad() does. Only for a call that is a statement of its own.
+    const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreImplicit());
+    const Stmt *Parent = HotCodeAnalysis::get(Ctx).parentOf(Call);
+    if (!ME || !Parent || isa<Expr>(Parent) || Call->getBeginLoc().isMacroID() || ME->getMemberLoc().isMacroID())
+      return;
+    // The object as written, with its `.` or `->`: "opt.", "opt->", "trainer.optimizer()->".
+    CharSourceRange Obj = CharSourceRange::getCharRange(Call->getBeginLoc(), ME->getMemberLoc());
+    bool Invalid = false;
+    StringRef ObjText = Lexer::getSourceText(Obj, SM, Ctx.getLangOpts(), &Invalid);
+    if (Invalid || ObjText.empty() || ObjText.contains("group") || ObjText.contains("param"))
+      return; // would be shadowed by the loop variables
+    std::string Text = ("for (auto &group : " + ObjText +
+                        "param_groups()) for (auto &param : group.params()) param.mutable_grad().reset()")
+                           .str();
+    Fixes.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Call->getSourceRange()), Text));
+  }
+  for (const FixItHint &F : Fixes)
+    D << F;
 }
 
 } // namespace torchlint

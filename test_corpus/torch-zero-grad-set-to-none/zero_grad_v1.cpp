@@ -30,5 +30,21 @@ int main() {
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: Module::zero_grad(false) writes zeros into every gradient [torch-zero-grad-set-to-none]
     reset(opt);
   }
+  // Through a pointer, and as the body of an if: the fix-it rewrites the statement.
+  auto adam = std::make_unique<torch::optim::Adam>(model->parameters());
+  for (int step = 0; step < 100; ++step) {
+    if (step % 4 == 0)
+      adam->zero_grad();
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: Optimizer::zero_grad() in libtorch < 2.0 writes zeros into every gradi [torch-zero-grad-set-to-none]
+    model->forward(torch::randn({4, 8})).sum().backward();
+    adam->step();
+  }
+  // Not a statement of its own: reported without a fix.
+  for (int step = 0; step < 100; ++step) {
+    auto loss = (opt.zero_grad(), model->forward(torch::randn({4, 8})).sum());
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: Optimizer::zero_grad() in libtorch < 2.0 writes zeros into every gradi [torch-zero-grad-set-to-none]
+    loss.backward();
+    opt.step();
+  }
   return 0;
 }

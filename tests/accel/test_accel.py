@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The accelerated CLI finds exactly what the unaccelerated plugin finds.
 
-Runs clang-tidy-19 -load torchlint-tidy-plugin.so (whole-AST traversal, no PCH, no cache) and
+Runs clang-tidy-19 -load torchlint-tidy-plugin.so (whole-AST traversal with TORCHLINT_FULL_AST=1,
+no PCH, no cache) and
 `torchlint` cold (fresh cache: PCHs built, two workers racing for the same PCH), again with the PCH
 reused (--no-cache) and warm (every result from the cache) on tests/accel/cases/*.cpp and, when
 present, test_corpus/**/*.cpp, and compares the findings (file, line, column, level, check,
@@ -40,8 +41,11 @@ def run(cmd, **kw):
 
 
 def plugin_findings(files, flags):
+    # TORCHLINT_FULL_AST: the plugin walks the whole AST (it limits the walk to user code by
+    # default, as the CLI does), the unaccelerated reference.
     p = run([ARGS.clang_tidy, "-load", os.path.join(ARGS.build, "lib", "torchlint-tidy-plugin.so"),
-             "-checks=" + CHECKS, "--header-filter=.*", "--quiet"] + files + ["--"] + flags)
+             "-checks=" + CHECKS, "--header-filter=.*", "--quiet"] + files + ["--"] + flags,
+            env=dict(os.environ, TORCHLINT_FULL_AST="1"))
     out = set()
     for line in p.stdout.splitlines():
         m = DIAG.match(line)
