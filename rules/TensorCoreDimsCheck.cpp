@@ -3,6 +3,7 @@
 #include "TUFacts.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -139,6 +140,48 @@ bool swapDims(Shape &S, std::optional<int64_t> D0, std::optional<int64_t> D1) {
   return true;
 }
 
+/// In-place ops that change a tensor's shape, as methods or as libtorch free functions.
+bool isReshapingInPlace(llvm::StringRef N) {
+  return llvm::is_contained({"resize_", "resize_as_", "resize_as_sparse_", "sparse_resize_",
+                             "sparse_resize_and_clear_", "as_strided_", "set_", "squeeze_", "unsqueeze_", "t_",
+                             "transpose_", "swapdims_", "swapaxes_"},
+                            N);
+}
+
+/// What LocalDataflow does not rule out for shapes: `at::resize_as_(w, x)` (libtorch free
+/// functions are taken as non-modifying there) and a non-const reference bound to the variable
+/// (`auto &alias = w;`), through which it can be reassigned. Run only on a variable whose
+/// initializer already has a provable shape.
+class ReshapeFinder : public RecursiveASTVisitor<ReshapeFinder> {
+public:
+  explicit ReshapeFinder(const VarDecl *VD) : VD(VD) {}
+  bool Found = false;
+
+  bool VisitCallExpr(CallExpr *C) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(C->getCalleeDecl());
+    if (!FD || !FD->getDeclName().isIdentifier() || !isReshapingInPlace(FD->getName()))
+      return true;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      Found |= refersToVar(MC->getImplicitObjectArgument());
+    for (const Expr *A : C->arguments())
+      Found |= refersToVar(A);
+    return !Found;
+  }
+  bool VisitVarDecl(VarDecl *D) {
+    if (D != VD && D->getInit() && D->getType()->isReferenceType() &&
+        !D->getType().getNonReferenceType().isConstQualified() && refersToVar(D->getInit()))
+      Found = true;
+    return !Found;
+  }
+
+private:
+  bool refersToVar(const Expr *E) const {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? stripCopies(E) : nullptr);
+    return DRE && DRE->getDecl() == VD;
+  }
+  const VarDecl *VD;
+};
+
 class ShapeProver {
 public:
   explicit ShapeProver(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -158,7 +201,15 @@ public:
       const VarValues &V = valuesOf(VD, Ctx);
       if (!V.Known || V.Written || V.DefaultInit || V.Values.size() != 1)
         return std::nullopt;
-      return shapeOf(V.Values.front(), Depth + 1);
+      std::optional<Shape> S = shapeOf(V.Values.front(), Depth + 1);
+      const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
+      if (!S || !FD || !FD->getBody())
+        return std::nullopt;
+      ReshapeFinder F(VD);
+      F.TraverseStmt(FD->getBody());
+      if (F.Found)
+        return std::nullopt;
+      return S;
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();

@@ -49,6 +49,14 @@ int main(int argc, char **) {
     auto y4 = torch::matmul(w4, torch::randn({512, 512}, opts));
     auto y5 = torch::matmul(x, w5);
 
+    // Resized by a libtorch free function, or reassigned through a reference.
+    auto w6 = torch::randn({512, 300}, opts);
+    torch::resize_as_(w6, x.t());
+    auto w7 = torch::randn({512, 300}, opts);
+    auto &alias = w7;
+    alias = torch::randn({512, 512}, opts);
+    auto y16 = torch::matmul(x, w6) + torch::matmul(x, w7);
+
     // A runtime size in either operand, or an operand of unknown shape.
     auto r = torch::randn({runtime, 512}, opts);
     auto y6 = torch::matmul(r, torch::randn({512, 300}, opts));
@@ -73,6 +81,6 @@ int main(int argc, char **) {
     auto y15 = torch::einsum("ij,jk->ik", {torch::randn({100, 300}, opts), torch::randn({300, 100}, opts)});
 
     (y1 + y2 + y3 + y5 + y6 + y7 + y8 + y9 + y12).sum().backward();
-    (void)y4; (void)y10; (void)y11; (void)y13; (void)y14; (void)y15; (void)n;
+    (void)y4; (void)y10; (void)y11; (void)y13; (void)y14; (void)y15; (void)y16; (void)n;
   }
 }
