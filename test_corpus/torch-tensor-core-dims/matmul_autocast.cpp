@@ -38,9 +38,12 @@ int main() {
     auto b2 = torch::randn_like(torch::randn({4, 32, 20}, torch::kCUDA)).transpose(-1, -2);
     auto att = acc.baddbmm(b1, b2);
     // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: baddbmm inner dimension K = 20 is not a multiple of 8 [torch-tensor-core-dims]
+    auto gram = torch::matmul(b1.mT(), b1.swapdims(0, 0));
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: matmul rows M = 20 is not a multiple of 8 [torch-tensor-core-dims]
+    // CHECK-MESSAGES: :[[@LINE-2]]:17: warning: matmul columns N = 20 is not a multiple of 8 [torch-tensor-core-dims]
 
     opt.zero_grad();
-    (logits.sum() + mix.sum() + att.sum() + scaled(1.0f).sum() + scaled(2).sum()).backward();
+    (logits.sum() + mix.sum() + att.sum() + gram.sum() + scaled(1.0f).sum() + scaled(2).sum()).backward();
     opt.step();
   }
   at::autocast::set_enabled(false);
