@@ -1,4 +1,5 @@
 #include "HotCode.h"
+#include "PerTU.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -194,29 +195,7 @@ private:
 
 } // namespace
 
-namespace {
-// One analysis per TU. The cache entry dies with its ASTContext (addDestruction), so a later TU
-// whose ASTContext happens to get the same address never sees a stale analysis.
-thread_local ASTContext *CachedOwner = nullptr;
-thread_local HotCodeAnalysis *Cached = nullptr;
-void dropCached(void *Owner) {
-  if (Owner == CachedOwner) {
-    delete Cached;
-    Cached = nullptr;
-    CachedOwner = nullptr;
-  }
-}
-} // namespace
-
-const HotCodeAnalysis &HotCodeAnalysis::get(ASTContext &Ctx) {
-  if (CachedOwner != &Ctx || !Cached) {
-    dropCached(CachedOwner);
-    Cached = new HotCodeAnalysis(Ctx);
-    CachedOwner = &Ctx;
-    Ctx.AddDeallocation(&dropCached, &Ctx);
-  }
-  return *Cached;
-}
+const HotCodeAnalysis &HotCodeAnalysis::get(ASTContext &Ctx) { return perTU<HotCodeAnalysis>(Ctx); }
 
 HotCodeAnalysis::HotCodeAnalysis(ASTContext &Ctx) : Ctx(Ctx) { build(); }
 
