@@ -350,6 +350,23 @@ std::optional<HotContext> HotCodeAnalysis::whyHot(const FunctionDecl *FD) const 
   return H;
 }
 
+const Expr *HotCodeAnalysis::userOf(const Expr *E, bool SkipTemporaryObjects) const {
+  const Stmt *Cur = E;
+  for (unsigned I = 0; I < 8; ++I) {
+    const auto *P = dyn_cast_or_null<Expr>(parentOf(Cur));
+    if (!P)
+      return nullptr;
+    Cur = P;
+    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, ExprWithCleanups>(P))
+      continue;
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P))
+      if (C->getNumArgs() == 1 && (SkipTemporaryObjects || !isa<CXXTemporaryObjectExpr>(C)))
+        continue;
+    return P;
+  }
+  return nullptr;
+}
+
 const FunctionDecl *HotCodeAnalysis::enclosingFunction(const Stmt *S) const {
   for (const Stmt *Cur = S; Cur; Cur = parentOf(Cur)) {
     if (const auto *L = dyn_cast<LambdaExpr>(Cur); L && Cur != S)
