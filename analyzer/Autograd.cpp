@@ -1,4 +1,5 @@
 #include "Autograd.h"
+#include "AstWalk.h"
 #include "HotCode.h"
 #include "NnModules.h"
 #include "TorchTypes.h"
@@ -30,15 +31,6 @@ int constBool(const Expr *E, ASTContext &Ctx) {
   if (E->EvaluateAsBooleanCondition(B, Ctx))
     return B ? 1 : 0;
   return -1;
-}
-
-template <class F> void forEachCall(const Stmt *S, F &&Fn) {
-  if (!S)
-    return;
-  if (const auto *C = dyn_cast<CallExpr>(S))
-    Fn(C);
-  for (const Stmt *Ch : S->children())
-    forEachCall(Ch, Fn);
 }
 
 bool isTensorMethodNamed(const CallExpr *C, llvm::StringRef Name) {

@@ -1,4 +1,5 @@
 #include "HotCode.h"
+#include "PerTU.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -194,29 +195,7 @@ private:
 
 } // namespace
 
-namespace {
-// One analysis per TU. The cache entry dies with its ASTContext (addDestruction), so a later TU
-// whose ASTContext happens to get the same address never sees a stale analysis.
-thread_local ASTContext *CachedOwner = nullptr;
-thread_local HotCodeAnalysis *Cached = nullptr;
-void dropCached(void *Owner) {
-  if (Owner == CachedOwner) {
-    delete Cached;
-    Cached = nullptr;
-    CachedOwner = nullptr;
-  }
-}
-} // namespace
-
-const HotCodeAnalysis &HotCodeAnalysis::get(ASTContext &Ctx) {
-  if (CachedOwner != &Ctx || !Cached) {
-    dropCached(CachedOwner);
-    Cached = new HotCodeAnalysis(Ctx);
-    CachedOwner = &Ctx;
-    Ctx.AddDeallocation(&dropCached, &Ctx);
-  }
-  return *Cached;
-}
+const HotCodeAnalysis &HotCodeAnalysis::get(ASTContext &Ctx) { return perTU<HotCodeAnalysis>(Ctx); }
 
 HotCodeAnalysis::HotCodeAnalysis(ASTContext &Ctx) : Ctx(Ctx) { build(); }
 
@@ -369,6 +348,23 @@ std::optional<HotContext> HotCodeAnalysis::whyHot(const FunctionDecl *FD) const 
   H.Why = It->second;
   H.Function = FD;
   return H;
+}
+
+const Expr *HotCodeAnalysis::userOf(const Expr *E, bool SkipTemporaryObjects) const {
+  const Stmt *Cur = E;
+  for (unsigned I = 0; I < 8; ++I) {
+    const auto *P = dyn_cast_or_null<Expr>(parentOf(Cur));
+    if (!P)
+      return nullptr;
+    Cur = P;
+    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, ExprWithCleanups>(P))
+      continue;
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P))
+      if (C->getNumArgs() == 1 && (SkipTemporaryObjects || !isa<CXXTemporaryObjectExpr>(C)))
+        continue;
+    return P;
+  }
+  return nullptr;
 }
 
 const FunctionDecl *HotCodeAnalysis::enclosingFunction(const Stmt *S) const {

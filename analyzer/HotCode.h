@@ -42,6 +42,11 @@ public:
   /// during the analysis' own traversal of user code. Checks use this instead of
   /// ASTContext::getParents / hasAncestor, which would build a parent map of all of libtorch.
   const clang::Stmt *parentOf(const clang::Stmt *S) const { return Parents.lookup(S); }
+  /// The expression that uses E: its nearest parent (parentOf) past implicit casts, temporaries,
+  /// parentheses, cleanups and one-argument constructions, or null when that is not an expression
+  /// or lies more than 8 levels up. A one-argument construction written as a temporary object
+  /// (`W{e}`) is passed over when SkipTemporaryObjects, else it is the user.
+  const clang::Expr *userOf(const clang::Expr *E, bool SkipTemporaryObjects) const;
   /// The function (or lambda call operator) whose body contains S, or null outside user code.
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S) const;
   /// The user functions FD calls directly, from the TU's call graph (canonical declarations; a

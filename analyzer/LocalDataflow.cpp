@@ -2,6 +2,7 @@
 #include "TorchTypes.h"
 #include "clang/AST/ExprCXX.h"
 #include "HotCode.h"
+#include "PerTU.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
@@ -172,27 +173,18 @@ private:
   VarValues &Out;
 };
 
+/// The values of every local variable asked about in a TU.
+struct ValuesCache {
+  llvm::DenseMap<const VarDecl *, VarValues> Map;
+};
+
 } // namespace
 
 const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
-  // Per TU; the entries die with their ASTContext, so a later TU whose ASTContext reuses the
-  // address never sees another TU's VarDecls.
-  thread_local ASTContext *Owner = nullptr;
-  thread_local std::unique_ptr<llvm::DenseMap<const VarDecl *, VarValues>> Cache;
-  if (Owner != &Ctx || !Cache) {
-    Cache = std::make_unique<llvm::DenseMap<const VarDecl *, VarValues>>();
-    Owner = &Ctx;
-    Ctx.AddDeallocation(
-        [](void *Dying) {
-          if (Dying == Owner) {
-            Cache.reset();
-            Owner = nullptr;
-          }
-        },
-        &Ctx);
-  }
-  auto It = Cache->find(VD);
-  if (It != Cache->end())
+  // Per TU: a later TU whose ASTContext reuses the address never sees another TU's VarDecls.
+  llvm::DenseMap<const VarDecl *, VarValues> &Cache = perTU<ValuesCache>(Ctx).Map;
+  auto It = Cache.find(VD);
+  if (It != Cache.end())
     return It->second;
   VarValues V;
   if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
@@ -205,7 +197,7 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
       V.Written = true;
     }
     V.Values.clear();
-    return (*Cache)[VD] = std::move(V);
+    return Cache[VD] = std::move(V);
   }
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
   bool Local = VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && FD && FD->getBody() &&
@@ -233,7 +225,7 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
   } else {
     V.Written = true;
   }
-  return (*Cache)[VD] = std::move(V);
+  return Cache[VD] = std::move(V);
 }
 
 } // namespace torchlint

@@ -1,10 +1,10 @@
 // `torchlint merge OUT IN...`: merges the SARIF or JSON results of shards (--shard K/N) into one.
 #include "Catalog.h"
 #include "Findings.h"
+#include "JsonFile.h"
 #include "ReportCommon.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,14 +18,9 @@ static const char MergeUsage[] =
 
 /// The SRCROOT of a SARIF file, or empty.
 static std::string sarifRootOf(llvm::StringRef Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf)
+  std::optional<llvm::json::Value> V = readJsonFile(Path);
+  if (!V)
     return {};
-  auto V = llvm::json::parse((*Buf)->getBuffer());
-  if (!V) {
-    llvm::consumeError(V.takeError());
-    return {};
-  }
   const auto *Doc = V->getAsObject();
   const auto *Runs = Doc ? Doc->getArray("runs") : nullptr;
   if (!Runs || Runs->empty())

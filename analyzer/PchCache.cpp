@@ -1,4 +1,5 @@
 #include "PchCache.h"
+#include "JsonFile.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
@@ -15,7 +16,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LockFileManager.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -95,14 +95,9 @@ struct Manifest {
 };
 
 bool readManifest(StringRef Path, Manifest &M) {
-  auto B = MemoryBuffer::getFile(Path);
-  if (!B)
+  std::optional<json::Value> V = readJsonFile(Path);
+  if (!V)
     return false;
-  auto V = json::parse((*B)->getBuffer());
-  if (!V) {
-    consumeError(V.takeError());
-    return false;
-  }
   const json::Object *O = V->getAsObject();
   if (!O)
     return false;

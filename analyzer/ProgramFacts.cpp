@@ -1,6 +1,7 @@
 #include "ProgramFacts.h"
 #include "Autograd.h"
 #include "NnModules.h"
+#include "PerTU.h"
 #include "TorchTypes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -85,38 +86,18 @@ public:
   ProgramFacts &F;
 };
 
-struct Cache {
-  const ASTContext *Ctx = nullptr;
-  std::string MainFile; // an ASTContext of a later TU may reuse the address
-  std::unique_ptr<ProgramFacts> Facts;
+/// The facts, collected when the TU's cache entry is built.
+struct CollectedFacts {
+  ProgramFacts Facts;
+  explicit CollectedFacts(ASTContext &Ctx) {
+    Collector V(Ctx, Facts);
+    V.TraverseAST(Ctx);
+  }
 };
 
 } // namespace
 
-const ProgramFacts &ProgramFacts::get(ASTContext &Ctx) {
-  static thread_local Cache C;
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::string Main;
-  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID()))
-    Main = FE->getName().str();
-  if (C.Ctx != &Ctx || C.MainFile != Main || !C.Facts) {
-    C.Ctx = &Ctx;
-    C.MainFile = Main;
-    C.Facts = std::make_unique<ProgramFacts>();
-    // The facts hold AST pointers: they die with their ASTContext.
-    Ctx.AddDeallocation(
-        [](void *Dying) {
-          if (Dying == C.Ctx) {
-            C.Facts.reset();
-            C.Ctx = nullptr;
-          }
-        },
-        &Ctx);
-    Collector V(Ctx, *C.Facts);
-    V.TraverseAST(Ctx);
-  }
-  return *C.Facts;
-}
+const ProgramFacts &ProgramFacts::get(ASTContext &Ctx) { return perTU<CollectedFacts>(Ctx).Facts; }
 
 bool isConstantCpuDevice(const Expr *E) {
   for (int I = 0; E && I < 6; ++I) {

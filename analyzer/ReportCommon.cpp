@@ -1,5 +1,6 @@
 #include "ReportCommon.h"
 #include "Catalog.h"
+#include "JsonFile.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -169,14 +170,9 @@ std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir) {
   std::sort(Files.begin(), Files.end());
   auto isGpu = [](llvm::StringRef Device) { return !Device.empty() && !Device.starts_with_insensitive("cpu"); };
   for (const std::string &Path : Files) {
-    auto Buf = llvm::MemoryBuffer::getFile(Path);
-    if (!Buf)
+    std::optional<llvm::json::Value> V = readJsonFile(Path);
+    if (!V)
       continue;
-    auto V = llvm::json::parse((*Buf)->getBuffer());
-    if (!V) {
-      llvm::consumeError(V.takeError());
-      continue;
-    }
     const llvm::json::Object *Root = V->getAsObject();
     const llvm::json::Array *Cases = Root ? Root->getArray("cases") : nullptr;
     if (!Cases)

@@ -1,4 +1,5 @@
 #include "ResultCache.h"
+#include "JsonFile.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
@@ -94,14 +95,9 @@ std::string ResultCache::entryPath(StringRef Key) const {
 bool ResultCache::lookup(StringRef Key, RunResult &Out) const {
   if (Key.empty())
     return false;
-  auto B = MemoryBuffer::getFile(entryPath(Key));
-  if (!B)
+  std::optional<json::Value> V = readJsonFile(entryPath(Key));
+  if (!V)
     return false;
-  auto V = json::parse((*B)->getBuffer());
-  if (!V) {
-    consumeError(V.takeError());
-    return false;
-  }
   const json::Object *O = V->getAsObject();
   const json::Array *Deps = O ? O->getArray("deps") : nullptr;
   auto Result = O ? O->getString("result") : std::nullopt;

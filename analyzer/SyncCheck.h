@@ -13,11 +13,6 @@
 
 namespace torchlint {
 
-/// A method of at::Tensor / at::TensorBase (or a class derived from them).
-AST_MATCHER(clang::CXXMethodDecl, isTensorMember) {
-  return isTensorType(clang::QualType(Node.getParent()->getTypeForDecl(), 0));
-}
-
 struct SyncSite {
   HotContext Hot;
   /// Set when the site does not run on every step (logging branch, assert()).

@@ -1,4 +1,5 @@
 #include "TUFacts.h"
+#include "PerTU.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -102,28 +103,7 @@ private:
   TUFacts &F;
 };
 
-namespace {
-// One TUFacts per TU, dropped with its ASTContext (a later context may reuse the address).
-thread_local ASTContext *CachedOwner = nullptr;
-thread_local TUFacts *Cached = nullptr;
-void dropCached(void *Owner) {
-  if (Owner == CachedOwner) {
-    delete Cached;
-    Cached = nullptr;
-    CachedOwner = nullptr;
-  }
-}
-} // namespace
-
-const TUFacts &TUFacts::get(ASTContext &Ctx) {
-  if (CachedOwner != &Ctx || !Cached) {
-    dropCached(CachedOwner);
-    Cached = new TUFacts(Ctx);
-    CachedOwner = &Ctx;
-    Ctx.AddDeallocation(&dropCached, &Ctx);
-  }
-  return *Cached;
-}
+const TUFacts &TUFacts::get(ASTContext &Ctx) { return perTU<TUFacts>(Ctx); }
 
 TUFacts::TUFacts(ASTContext &Ctx) : Ctx(Ctx) {
   TUFactsCollector C(Ctx, *this);

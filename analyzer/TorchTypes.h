@@ -24,6 +24,10 @@ bool isTorchDecl(const clang::Decl *D);
 // AST matchers.
 AST_MATCHER(clang::Expr, isTensorExpr) { return isTensorType(Node.getType()); }
 AST_MATCHER(clang::Decl, isInTorchHeaders) { return isTorchDecl(&Node); }
+/// A method of at::Tensor / at::TensorBase (or a class derived from them).
+AST_MATCHER(clang::CXXMethodDecl, isTensorMethod) {
+  return isTensorType(clang::QualType(Node.getParent()->getTypeForDecl(), 0));
+}
 
 } // namespace torchlint
 

@@ -57,26 +57,6 @@ std::string text(const Expr *E, const ASTContext &Ctx) {
   return R.isValid() ? Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str() : "";
 }
 
-/// The expression that uses E, skipping implicit nodes.
-const Expr *user(const Expr *E, ASTContext &Ctx) {
-  // The hot-code analysis' parent map of user code: no parent map of all of libtorch.
-  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
-  const Stmt *Cur = E;
-  for (unsigned I = 0; I < 8; ++I) {
-    const auto *P = dyn_cast_or_null<Expr>(H.parentOf(Cur));
-    if (!P)
-      return nullptr;
-    Cur = P;
-    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, ExprWithCleanups>(P))
-      continue;
-    if (const auto *C = dyn_cast<CXXConstructExpr>(P))
-      if (C->getNumArgs() == 1)
-        continue;
-    return P;
-  }
-  return nullptr;
-}
-
 } // namespace
 
 void AllocInForwardCheck::registerMatchers(MatchFinder *Finder) {
@@ -133,7 +113,8 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   // *_like(x) whose only role is to carry a constant into arithmetic or torch::where.
-  const Expr *U = user(Call, Ctx);
+  // The hot-code analysis' parent map of user code: no parent map of all of libtorch.
+  const Expr *U = HotCodeAnalysis::get(Ctx).userOf(Call, /*SkipTemporaryObjects=*/true);
   if (!U)
     return;
   bool Report = false;

@@ -8,12 +8,6 @@ using namespace clang::ast_matchers;
 
 namespace torchlint {
 
-namespace {
-AST_MATCHER(CXXMethodDecl, isTensorMethod) {
-  return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
-}
-} // namespace
-
 void AmpCheck::registerMatchers(MatchFinder *Finder) {
   // The backward pass of a training step: loss.backward() or torch::autograd::backward(...).
   Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("backward"), isTensorMethod()))).bind("call"),

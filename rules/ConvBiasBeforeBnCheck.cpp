@@ -1,4 +1,5 @@
 #include "ConvBiasBeforeBnCheck.h"
+#include "AstWalk.h"
 #include "NnModules.h"
 #include "OptionsFlow.h"
 #include "SetupFixes.h"
@@ -87,15 +88,6 @@ bool feedsBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
   const Expr *In = Outer->getArg(First);
   return In->getSourceRange() == C->getSourceRange() || strip(In) == strip(C) ||
          In->getSourceRange().fullyContains(C->getSourceRange());
-}
-
-template <class F> void forEachCall(const Stmt *S, F &&Fn) {
-  if (!S)
-    return;
-  if (const auto *C = dyn_cast<CallExpr>(S))
-    Fn(C);
-  for (const Stmt *Ch : S->children())
-    forEachCall(Ch, Fn);
 }
 
 unsigned countRefs(const ValueDecl *D, const Stmt *S) {

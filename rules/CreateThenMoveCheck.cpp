@@ -9,12 +9,6 @@ using namespace clang::ast_matchers;
 
 namespace torchlint {
 
-namespace {
-AST_MATCHER(CXXMethodDecl, isTensorMethod) {
-  return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
-}
-} // namespace
-
 void CreateThenMoveCheck::registerMatchers(MatchFinder *Finder) {
   auto Factory = callExpr(callee(functionDecl(isTensorFactoryDecl()))).bind("factory");
   Finder->addMatcher(

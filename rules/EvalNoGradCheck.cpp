@@ -1,5 +1,6 @@
 #include "EvalNoGradCheck.h"
 #include "Autograd.h"
+#include "AstWalk.h"
 #include "NnModules.h"
 #include "SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
@@ -63,15 +64,6 @@ void EvalNoGradCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 namespace {
-template <class F> void forEachCall(const Stmt *S, F &&Fn) {
-  if (!S)
-    return;
-  if (const auto *C = dyn_cast<CallExpr>(S))
-    Fn(C);
-  for (const Stmt *Ch : S->children())
-    forEachCall(Ch, Fn);
-}
-
 bool declaresName(const Stmt *S, llvm::StringRef Name) {
   if (!S)
     return false;

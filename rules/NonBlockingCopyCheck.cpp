@@ -11,10 +11,6 @@ using namespace clang::ast_matchers;
 namespace torchlint {
 
 namespace {
-AST_MATCHER(CXXMethodDecl, isTensorMethod) {
-  return isTensorType(QualType(Node.getParent()->getTypeForDecl(), 0));
-}
-
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`) reads.
 const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
   E = E->IgnoreParenImpCasts();

@@ -72,26 +72,15 @@ const ValueDecl *leafDecl(const Expr *E) {
   return nullptr;
 }
 
-/// The expression that uses E, skipping implicit nodes.
+/// The expression that uses E, skipping implicit nodes; for the object of a member call
+/// (a.sigmoid()), the call.
 const Expr *user(const Expr *E, ASTContext &Ctx) {
   // The hot-code analysis' parent map of user code: no parent map of all of libtorch.
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
-  const Stmt *Cur = E;
-  for (unsigned I = 0; I < 8; ++I) {
-    const auto *P = dyn_cast_or_null<Expr>(H.parentOf(Cur));
-    if (!P)
-      return nullptr;
-    Cur = P;
-    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, ExprWithCleanups>(P))
-      continue;
-    if (const auto *C = dyn_cast<CXXConstructExpr>(P))
-      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
-        continue;
-    if (isa<MemberExpr>(P)) // a.sigmoid(): the object of a member call
-      return dyn_cast_or_null<CXXMemberCallExpr>(H.parentOf(P));
-    return P;
-  }
-  return nullptr;
+  const Expr *U = H.userOf(E, /*SkipTemporaryObjects=*/false);
+  if (isa_and_nonnull<MemberExpr>(U))
+    return dyn_cast_or_null<CXXMemberCallExpr>(H.parentOf(U));
+  return U;
 }
 
 } // namespace

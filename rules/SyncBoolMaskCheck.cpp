@@ -111,7 +111,7 @@ const char AltMessage[] = "; use masked_fill_(mask, value), torch::where(mask, a
 } // namespace
 
 void SyncBoolMaskCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("index", "index_put_"), isTensorMember())))
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("index", "index_put_"), isTensorMethod())))
                          .bind("index"),
                      this);
   Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), hasArgument(0, expr(isTensorExpr())),

@@ -30,16 +30,16 @@ const char Why[] = " copies the tensor to host memory and blocks until the GPU h
 } // namespace
 
 void SyncHostCopyCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cpu", "to"), isTensorMember()))).bind("copy"),
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cpu", "to"), isTensorMethod()))).bind("copy"),
                      this);
   // Host reads through data_ptr<T>(): *t.data_ptr<float>(), t.data_ptr<float>()[i].
   auto DataPtr = cxxMemberCallExpr(callee(cxxMethodDecl(
-                                       hasAnyName("data_ptr", "const_data_ptr", "mutable_data_ptr"), isTensorMember())))
+                                       hasAnyName("data_ptr", "const_data_ptr", "mutable_data_ptr"), isTensorMethod())))
                      .bind("ptr");
   Finder->addMatcher(unaryOperator(hasOperatorName("*"), hasUnaryOperand(ignoringParenImpCasts(DataPtr))).bind("read"),
                      this);
   Finder->addMatcher(arraySubscriptExpr(hasBase(ignoringParenImpCasts(DataPtr))).bind("read"), this);
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("accessor"), isTensorMember()))).bind("accessor"),
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("accessor"), isTensorMethod()))).bind("accessor"),
                      this);
 }
 

@@ -31,7 +31,7 @@ static const char Message[] =
 void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
   // t.item(), t.item<float>(), t.template item<T>() (instantiated), t.item().toFloat().
   Finder->addMatcher(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMember()))).bind("call"),
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("call"),
       this);
   // t.template item<T>() in a template that is never instantiated.
   Finder->addMatcher(

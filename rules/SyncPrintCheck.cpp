@@ -23,7 +23,7 @@ void SyncPrintCheck::registerMatchers(MatchFinder *Finder) {
                               hasAnyArgument(expr(isTensorExpr()).bind("tensor")))
                          .bind("call"),
                      this);
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("print"), isTensorMember()))).bind("member"),
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("print"), isTensorMethod()))).bind("member"),
                      this);
 }
 

@@ -63,7 +63,7 @@ void SyncValueBranchCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("is_nonzero", "equal", "allclose"), isInTorchHeaders())))
                          .bind("call"),
                      this);
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMember()))).bind("item"), this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("item"), this);
 }
 
 void SyncValueBranchCheck::check(const MatchFinder::MatchResult &Result) {
