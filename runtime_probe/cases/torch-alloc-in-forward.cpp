@@ -1,6 +1,7 @@
 // torch-alloc-in-forward: a forward() that builds a constant tensor (here the sinusoidal position
 // table) on every call allocates and computes it each step; computed once and registered as a
 // buffer it is free.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 #include <cmath>

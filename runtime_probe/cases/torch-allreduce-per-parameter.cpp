@@ -2,6 +2,7 @@
 // a flattened bucket (what DDP's reducer does). The all-reduce is the single-process stand-in of
 // probe/Comm.h: this measures per-call overhead and copies, not the per-message network latency
 // that makes the difference on several GPUs.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Comm.h"
 
 namespace {

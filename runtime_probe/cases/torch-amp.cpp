@@ -1,6 +1,7 @@
 // torch-amp: a convolutional training step in fp32 against the same step with the forward pass
 // and loss under autocast (bf16: no GradScaler needed; libtorch has none). On CUDA bf16 runs on
 // tensor cores; on the CPU autocast uses bf16 too, which is slow without AVX512-BF16/AMX.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 #include <ATen/autocast_mode.h>

@@ -1,5 +1,6 @@
 // torch-channels-last: convolutions on NCHW tensors make cuDNN (and oneDNN) transpose to NHWC
 // internally for tensor-core kernels; keeping the model and input in channels_last avoids it.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 namespace {

@@ -1,6 +1,7 @@
 // torch-conv-bias-before-bn: a convolution's bias directly before BatchNorm is cancelled by the
 // batch mean (training) and by running_mean's shift (eval): it costs a broadcast add forward and
 // a reduction backward and learns nothing. Conv2dOptions(...).bias(false) gives the same outputs.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 namespace {

@@ -1,6 +1,7 @@
 // torch-cudnn-benchmark: a convolutional training loop with fixed input shapes and cuDNN's
 // autotuner off uses cuDNN's heuristic algorithm choice; at::globalContext().setBenchmarkCuDNN(true)
 // times the candidates once per shape and keeps the fastest. No effect on the CPU (1x).
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 namespace {

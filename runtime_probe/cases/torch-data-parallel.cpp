@@ -4,6 +4,7 @@
 // process avoids it. The probe has one device, where data_parallel takes its single-device path
 // (module->to(device), input.to(device) and output.to(device) per call): this measures that
 // overhead only; the replicate/scatter/gather cost needs 2+ GPUs.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 // data_parallel.h includes c10/cuda headers; a CPU-only libtorch (Debian's 1.13) ships them without

@@ -2,6 +2,7 @@
 // every micro-batch, where only the last all-reduce is needed (DDP's no_sync()). The all-reduce is
 // the single-process stand-in of probe/Comm.h: this measures the avoided calls and copies, not the
 // network time that dominates on several GPUs.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Comm.h"
 
 namespace {

@@ -1,5 +1,6 @@
 // torch-eval-no-grad: an evaluation loop without torch::NoGradGuard records the autograd graph
 // and keeps every activation alive for a backward pass that never comes.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 namespace {

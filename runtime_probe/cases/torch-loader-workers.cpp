@@ -2,6 +2,7 @@
 // training thread, between steps; with workers the batches are prepared in parallel. The C++
 // DataLoader keeps the sampler's order with workers (enforce_ordering), so both variants train on
 // the same batches.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 #include <algorithm>

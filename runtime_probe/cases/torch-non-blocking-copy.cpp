@@ -1,6 +1,7 @@
 // torch-non-blocking-copy: copying a pinned host batch with .to(device) blocks the host until the
 // copy is done; .to(device, /*non_blocking=*/true) queues it and returns, so the host goes on
 // queueing the step. On the CPU both are no-ops (1x).
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 namespace {

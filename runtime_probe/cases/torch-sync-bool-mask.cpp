@@ -1,6 +1,7 @@
 // torch-sync-bool-mask: seed 003's masked cross-entropy. Indexing with a boolean mask gives a
 // data-dependent shape (a sync on CUDA); cross_entropy's ignore_index computes the same mean
 // over the valid pixels with fixed shapes.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 namespace {

@@ -2,6 +2,7 @@
 // tensor cores (fp16/bf16; TF32) at full rate. Padding the hidden size to a multiple of 8 with
 // zero weights computes the same function: the padded units are always 0, get zero gradients and
 // stay 0. On CUDA the case runs in bf16 (where tensor cores apply); on the CPU in fp32.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 namespace {

@@ -26,7 +26,10 @@ namespace probe {
 struct Ctx {
   torch::Device device{torch::kCPU};
   bool quick = false;
-  bool cuda() const { return device.is_cuda(); }
+  // Spelled with kCUDA on purpose: a case models a program that trains on CUDA, and torchlint's
+  // CUDA-only checks (alloc-in-forward, pointwise-fusion, amp, ...) look for a CUDA mention in the
+  // translation unit, as the user's program has one where it picks its device.
+  bool cuda() const { return device.type() == torch::kCUDA; }
   /// A size: `full` on CUDA, `cpu` on the CPU, `quick` with --quick.
   int64_t size(int64_t full, int64_t cpu, int64_t quick) const {
     return this->quick ? quick : (cuda() ? full : cpu);
