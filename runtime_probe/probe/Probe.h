@@ -100,6 +100,22 @@ torch::Tensor randint(int64_t low, int64_t high, torch::IntArrayRef shape, const
 /// build their models differently start from identical weights.
 void copyState(torch::nn::Module &to, const torch::nn::Module &from);
 
+/// Saves at::globalContext()'s cuDNN settings (benchmark, deterministic) and restores them when
+/// it goes out of scope. The probe runs a case's before and after in one process: a variant whose
+/// step changes these process-wide settings (the program start-up of torch-cudnn-benchmark) must
+/// not leave them to the other. Defined in Registry.cpp, not here, so that the case's translation
+/// unit contains no call that configures cuDNN (torch-cudnn-benchmark judges a whole TU).
+class CudnnSettingsScope {
+public:
+  CudnnSettingsScope();
+  ~CudnnSettingsScope();
+  CudnnSettingsScope(const CudnnSettingsScope &) = delete;
+  CudnnSettingsScope &operator=(const CudnnSettingsScope &) = delete;
+
+private:
+  bool benchmark_, deterministic_;
+};
+
 template <class T> std::unique_ptr<Variant> make(const Ctx &ctx) { return std::make_unique<T>(ctx); }
 
 struct Registrar {
@@ -120,6 +136,20 @@ struct Registrar {
                                                                &::probe::make<BEFORE>, "before", \
                                                                "hand");                          \
   static ::probe::Registrar PROBE_CAT(probe_after_, __LINE__)(CHECK, NAME, WHAT, TOL,             \
+                                                              &::probe::make<AFTER>, "after",    \
+                                                              "hand")
+
+/// A case whose before and after live in two files, <check>.cpp (PROBE_BEFORE) and
+/// <check>.after.cpp (PROBE_AFTER, the same check and name), for checks that judge a whole
+/// translation unit (torch-amp: "no autocast anywhere in the file"): in one file the after's fix
+/// would silence the check for the before too. The before's file gives the description and the
+/// tolerance.
+#define PROBE_BEFORE(CHECK, NAME, WHAT, BEFORE, TOL)                                             \
+  static ::probe::Registrar PROBE_CAT(probe_before_, __LINE__)(CHECK, NAME, WHAT, TOL,            \
+                                                               &::probe::make<BEFORE>, "before", \
+                                                               "hand")
+#define PROBE_AFTER(CHECK, NAME, AFTER)                                                          \
+  static ::probe::Registrar PROBE_CAT(probe_after_, __LINE__)(CHECK, NAME, "", ::probe::Tolerance{}, \
                                                               &::probe::make<AFTER>, "after",    \
                                                               "hand")
 
