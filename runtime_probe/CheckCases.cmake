@@ -12,9 +12,11 @@ cmake_policy(VERSION 3.20)
 #     `struct Before` to `struct After` (each at the start of a line, once). Shared code above the
 #     before runs in both variants and must be quiet, as must the after below it.
 # A case whose check cannot see its anti-pattern with these headers says so in the file, with the
-# reason, on a line `// probe:lint-quiet <libtorch major version>: <reason>`: the case must then be
-# quiet for that version (the test fails when it is not, so that the line is removed).
-#   cmake -DTORCHLINT=... -DCASES=dir "-DFLAGS=a|b|c" -DOUT=dir [-DJOBS=2] [-DONLY=glob] -P CheckCases.cmake
+# reason, on a line `// probe:lint-quiet <libtorch major version>: <reason>` (continued on
+# the following `//` lines): the case must then be quiet for that version (the test fails when it
+# is not, so that the line is removed).
+#   cmake -DTORCHLINT=... -DCASES=dir "-DFLAGS=a|b|c" -DOUT=dir [-DJOBS=2] [-DONLY=glob]
+#         [-DONLY_QUIET_IN=major] -P CheckCases.cmake
 string(REPLACE "|" ";" _flags "${FLAGS}")
 if(NOT JOBS)
   cmake_host_system_information(RESULT JOBS QUERY NUMBER_OF_LOGICAL_CORES)
@@ -25,6 +27,18 @@ endif()
 file(MAKE_DIRECTORY ${OUT})
 file(GLOB _files ${CASES}/${ONLY}.cpp)
 list(SORT _files)
+# ONLY_QUIET_IN=N: only the files that declare `probe:lint-quiet N` (what a run against libtorch N
+# could not check).
+if(ONLY_QUIET_IN)
+  set(_keep "")
+  foreach(_file IN LISTS _files)
+    file(READ ${_file} _text)
+    if(_text MATCHES "\n// probe:lint-quiet ${ONLY_QUIET_IN}:")
+      list(APPEND _keep ${_file})
+    endif()
+  endforeach()
+  set(_files ${_keep})
+endif()
 if(NOT _files)
   message(FATAL_ERROR "no case files ${CASES}/${ONLY}.cpp")
 endif()

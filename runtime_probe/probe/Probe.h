@@ -11,6 +11,9 @@
 // For PROBE_FIXIT_CASE the build copies the file, runs `torchlint --fix --checks=-*,torch-foo` on
 // the copy and compiles the copy with PROBE_FIXED_SOURCE=1: the copy's Step registers as "after",
 // so the probe measures exactly what users get from the fix-it (runtime_probe/CMakeLists.txt).
+// For checks that judge a whole file, PROBE_BEFORE and PROBE_AFTER put the variants in two files.
+// ctest -R probe_cases_lint checks that torchlint reports every before and no hand-written after
+// (runtime_probe/CheckCases.cmake, docs/probe/README.md).
 #pragma once
 #include <torch/torch.h>
 
