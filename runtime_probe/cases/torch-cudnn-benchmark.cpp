@@ -21,7 +21,7 @@
 #include "probe/Models.h"
 
 // The training program's start-up: what it configures once, before building the model and
-// training it (here nothing: the anti-pattern).
+// training it (in the before: nothing, the anti-pattern).
 int main() {
   return 0;
 }

@@ -22,7 +22,7 @@ struct Common : probe::Variant {
   /// Takes the layers (built by Before or After), gives their first kHidden units the same
   /// weights in both variants and zeros the padding, moves them to the device in the case's dtype.
   Common(const probe::Ctx &c, torch::nn::Linear l1, torch::nn::Linear l2) : ctx(c), fc1(l1), fc2(l2) {
-    int64_t B = c.size(4096, 256, 16), D = fc1->options.in_features();
+    int64_t B = c.size(4096, 64, 16), D = fc1->options.in_features();
     torch::ScalarType dt = c.cuda() ? torch::kBFloat16 : torch::kFloat;
     torch::manual_seed(60);
     {
@@ -65,7 +65,7 @@ struct Common : probe::Variant {
   }
 };
 
-int64_t inputs(const probe::Ctx &c) { return c.size(1024, 512, 32); }
+int64_t inputs(const probe::Ctx &c) { return c.size(1024, 256, 32); }
 int64_t classes(const probe::Ctx &c) { return c.size(1000, 100, 10); }
 
 struct Before : Common {
