@@ -2,7 +2,6 @@
 // and the backward pass then accumulates into them (a read-modify-write); resetting them to
 // undefined lets backward write fresh gradients. libtorch 1.x's Optimizer::zero_grad() zeroes;
 // 2.x takes set_to_none (default true), so "before" passes false there.
-#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 namespace {
