@@ -25,12 +25,16 @@ void registerCase(const std::string &check, const std::string &name, const std::
     cases().push_back(CaseDef{check, name, what, tol, nullptr, nullptr, after_source});
     C = &cases().back();
   }
-  if (std::string(role) == "before")
+  // The before's registration describes the case (PROBE_AFTER, in another file, passes no
+  // description; the registration order of two files is unspecified).
+  if (std::string(role) == "before") {
     C->before = std::move(f);
-  else
+    C->what = what;
+    C->tol = tol;
+  } else {
     C->after = std::move(f);
+  }
   C->after_source = after_source;
-  C->tol = tol;
 }
 
 void registerSeed(SeedDef def) { seeds().push_back(std::move(def)); }
@@ -66,6 +70,14 @@ void copyState(torch::nn::Module &to, const torch::nn::Module &from) {
   for (auto &B : to.named_buffers())
     if (const torch::Tensor *S = SrcB.find(B.key()))
       B.value().copy_(*S);
+}
+
+CudnnSettingsScope::CudnnSettingsScope()
+    : benchmark_(at::globalContext().benchmarkCuDNN()), deterministic_(at::globalContext().deterministicCuDNN()) {}
+
+CudnnSettingsScope::~CudnnSettingsScope() {
+  at::globalContext().setBenchmarkCuDNN(benchmark_);
+  at::globalContext().setDeterministicCuDNN(deterministic_);
 }
 
 } // namespace probe

@@ -1,7 +1,8 @@
 // torch-allreduce-per-parameter: one all-reduce call per parameter's gradient against one call on
-// a flattened bucket (what DDP's reducer does). The all-reduce is the single-process stand-in of
-// probe/Comm.h: this measures per-call overhead and copies, not the per-message network latency
-// that makes the difference on several GPUs.
+// a flattened bucket (what DDP's reducer does). The process group is the single-process stand-in
+// of probe/Comm.h (a c10d::ProcessGroup of one rank): this measures per-call overhead and copies,
+// not the per-message network latency that makes the difference on several GPUs.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Comm.h"
 
 namespace {
@@ -10,6 +11,7 @@ struct Common : probe::Variant {
   probe::Ctx ctx;
   torch::nn::Sequential net;
   std::unique_ptr<torch::optim::SGD> opt;
+  c10::intrusive_ptr<c10d::ProcessGroup> pg = probe::localProcessGroup();
   torch::Tensor x, y, loss;
   int steps_per_call = 1;
 
@@ -43,8 +45,10 @@ struct Before : Common {
   void step() override {
     for (int s = 0; s < steps_per_call; ++s) {
       forward_backward();
-      for (auto &p : net->parameters())
-        probe::allreduce_mean(p.mutable_grad()); // one call per parameter
+      for (auto &p : net->parameters()) {
+        std::vector<torch::Tensor> grad{p.grad()};
+        pg->allreduce(grad)->wait(); // one collective per parameter, each waited on
+      }
       opt->step();
     }
   }
@@ -58,12 +62,12 @@ struct After : Common {
       std::vector<torch::Tensor> grads;
       for (auto &p : net->parameters())
         grads.push_back(p.grad().view({-1}));
-      torch::Tensor bucket = torch::cat(grads); // one flat bucket
-      probe::allreduce_mean(bucket);
+      std::vector<torch::Tensor> bucket{torch::cat(grads)}; // one flat bucket
+      pg->allreduce(bucket)->wait();
       int64_t offset = 0;
       for (auto &p : net->parameters()) {
         int64_t n = p.numel();
-        p.mutable_grad().copy_(bucket.slice(0, offset, offset + n).view_as(p));
+        p.mutable_grad().copy_(bucket[0].slice(0, offset, offset + n).view_as(p));
         offset += n;
       }
       opt->step();
@@ -75,5 +79,5 @@ struct After : Common {
 
 PROBE_CASE("torch-allreduce-per-parameter", "bucketed-allreduce",
            "deep narrow MLP (many small gradients); before: one all-reduce per parameter; after: one on a "
-           "flattened bucket (single-process all-reduce stand-in, see probe/Comm.h)",
+           "flattened bucket (single-process c10d::ProcessGroup stand-in, see probe/Comm.h)",
            Before, After, (probe::Tolerance{0, 0, "bitwise: same values, copied"}));

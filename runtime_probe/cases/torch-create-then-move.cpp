@@ -1,6 +1,7 @@
 // torch-create-then-move (fix-it case): an attention step that builds its position ids, causal
 // mask and bias on the CPU and moves them to the device on every step. The "after" is this file
 // after `torchlint --fix --checks=-*,torch-create-then-move` (see probe/Probe.h).
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 #include <cmath>

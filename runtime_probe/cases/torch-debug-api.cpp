@@ -1,6 +1,7 @@
 // torch-debug-api: anomaly detection (torch::autograd::DetectAnomalyGuard / AnomalyMode) left on
 // in the training loop records a stack trace for every autograd node and checks every backward
 // output for NaN.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 namespace {

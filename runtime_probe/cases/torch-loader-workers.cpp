@@ -1,12 +1,13 @@
-// torch-loader-workers: a DataLoader without workers decodes and augments every batch on the
-// training thread, between steps; with workers the batches are prepared in parallel. The C++
-// DataLoader keeps the sampler's order with workers (enforce_ordering), so both variants train on
-// the same batches.
+// torch-loader-workers (fix-it case): a DataLoader without workers decodes and augments every batch
+// on the training thread, between steps; with workers the batches are prepared in parallel. The
+// "after" is this file after `torchlint --fix --checks=-*,torch-loader-workers`, which adds
+// `.workers(4)` (the check's default Workers option) to the loader's options. The C++ DataLoader
+// keeps the sampler's order with workers (enforce_ordering), so both variants train on the same
+// batches.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
-#include <algorithm>
 #include <optional>
-#include <thread>
 
 namespace {
 
@@ -38,9 +39,7 @@ struct Images : torch::data::datasets::Dataset<Images> {
 using Batches = torch::data::datasets::MapDataset<Images, torch::data::transforms::Stack<>>;
 using Loader = torch::data::StatelessDataLoader<Batches, torch::data::samplers::SequentialSampler>;
 
-size_t loaderWorkers() { return std::max<size_t>(2, std::min<size_t>(8, std::thread::hardware_concurrency())); }
-
-struct Common : probe::Variant {
+struct Step : probe::Variant {
   probe::Ctx ctx;
   probe::ConvNet net{16, 10};
   std::unique_ptr<torch::optim::SGD> opt;
@@ -50,13 +49,13 @@ struct Common : probe::Variant {
   int64_t batch;
   int steps_per_call = 1;
 
-  explicit Common(const probe::Ctx &c) : ctx(c) {
+  explicit Step(const probe::Ctx &c) : ctx(c) {
     batch = c.size(64, 16, 4);
     net->to(c.device);
     opt = std::make_unique<torch::optim::SGD>(net->parameters(), torch::optim::SGDOptions(0.01));
-  }
-  Images dataset() const {
-    return Images(batch * 4, ctx.size(256, 128, 32), ctx.size(128, 64, 16));
+    Images images(batch * 4, c.size(256, 128, 32), c.size(128, 64, 16));
+    loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+        std::move(images).map(torch::data::transforms::Stack<>()), torch::data::DataLoaderOptions().batch_size(batch));
   }
   torch::data::Example<> next_batch() {
     if (!it || *it == loader->end())
@@ -84,24 +83,9 @@ struct Common : probe::Variant {
   }
 };
 
-struct Before : Common {
-  explicit Before(const probe::Ctx &c) : Common(c) {
-    loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
-        dataset().map(torch::data::transforms::Stack<>()), torch::data::DataLoaderOptions().batch_size(batch));
-  }
-};
-
-struct After : Common {
-  explicit After(const probe::Ctx &c) : Common(c) {
-    loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
-        dataset().map(torch::data::transforms::Stack<>()),
-        torch::data::DataLoaderOptions().batch_size(batch).workers(loaderWorkers()));
-  }
-};
-
 } // namespace
 
-PROBE_CASE("torch-loader-workers", "decode-resize-in-loader",
-           "ConvNet on images resized and normalised per sample; before: DataLoaderOptions without workers; "
-           "after: workers(min(8, cores)), same batch order",
-           Before, After, (probe::Tolerance{0, 0, "bitwise: same batches in the same order"}));
+PROBE_FIXIT_CASE("torch-loader-workers", "decode-resize-in-loader",
+                 "ConvNet on images resized and normalised per sample; before: DataLoaderOptions without workers; "
+                 "after: torchlint's fix-it, .workers(4), same batch order",
+                 Step, (probe::Tolerance{0, 0, "bitwise: same batches in the same order"}));

@@ -1,6 +1,7 @@
 // torch-pointwise-fusion: a chain of elementwise operators (here the tanh approximation of GELU
 // written out) launches one kernel and writes one temporary per operator; the fused operator
 // (torch::gelu(x, "tanh")) reads and writes once, forward and backward.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 #include <cmath>

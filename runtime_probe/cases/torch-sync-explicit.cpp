@@ -1,5 +1,6 @@
 // torch-sync-explicit: torch::cuda::synchronize() inside the training loop (typically left over
 // from timing code) drains the GPU queue on every step; the loop without it queues ahead.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 namespace {

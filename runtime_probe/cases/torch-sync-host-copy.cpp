@@ -1,5 +1,6 @@
 // torch-sync-host-copy: a training loop that copies its metrics to the host (.cpu()) on every step
 // against one that keeps them on the device and copies the history once (per epoch).
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 namespace {

@@ -1,6 +1,7 @@
 // torch-sync-nonzero: seed 003's "ignore background" step. torch::nonzero's output size depends
 // on the data, so on CUDA the host waits for the GPU; torch::where gives the same labels with a
 // fixed-size output and no sync.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 namespace {

@@ -1,5 +1,6 @@
 // torch-sync-print: streaming a tensor (std::cout << loss) on every step copies it to the host and
 // formats it; the fix logs a device-side history once per logging interval.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 #include <sstream>

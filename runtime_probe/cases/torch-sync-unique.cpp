@@ -1,6 +1,7 @@
 // torch-sync-unique: seed 003's "update only when the target has two or more labels". unique()'s
 // output size depends on the data (a sync on CUDA); sort + count_nonzero of the steps + where
 // gives the same decision on the device.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Models.h"
 
 namespace {

@@ -1,6 +1,7 @@
 // torch-sync-value-branch: branching on a tensor's value (`if ((norm > max_norm).item<bool>())`)
 // makes the host wait for the GPU; the same gradient clipping computed with clamp on the device
 // needs no branch and no sync.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
 namespace {

@@ -1,45 +1,50 @@
 // torch-tensor-core-dims: a Linear layer whose feature sizes are not multiples of 8 cannot use
 // tensor cores (fp16/bf16; TF32) at full rate. Padding the hidden size to a multiple of 8 with
 // zero weights computes the same function: the padded units are always 0, get zero gradients and
-// stay 0. On CUDA the case runs in bf16 (where tensor cores apply); on the CPU in fp32.
+// stay 0. On CUDA the case runs in bf16 (where tensor cores apply); on the CPU in fp32. The hidden
+// size is a compile-time constant, as the check requires, and the same on every device.
+#include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
+
+#include <cmath>
 
 namespace {
 
-int64_t roundUp8(int64_t n) { return (n + 7) / 8 * 8; }
+constexpr int64_t kHidden = 4097;
 
 struct Common : probe::Variant {
   probe::Ctx ctx;
-  int64_t H; // the real hidden size
-  torch::Tensor w1, b1, w2, b2; // [Hp, D], [Hp], [C, Hp], [C]
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
   std::unique_ptr<torch::optim::SGD> opt;
   torch::Tensor x, y, logits, loss;
   int steps_per_call = 1;
 
-  Common(const probe::Ctx &c, bool pad) : ctx(c) {
-    int64_t B = c.size(4096, 256, 16), D = c.size(1024, 512, 32), C = c.size(1000, 100, 10);
-    H = c.size(4097, 1001, 21);
-    int64_t Hp = pad ? roundUp8(H) : H;
+  /// Takes the layers (built by Before or After), gives their first kHidden units the same
+  /// weights in both variants and zeros the padding, moves them to the device in the case's dtype.
+  Common(const probe::Ctx &c, torch::nn::Linear l1, torch::nn::Linear l2) : ctx(c), fc1(l1), fc2(l2) {
+    int64_t B = c.size(4096, 64, 16), D = fc1->options.in_features();
     torch::ScalarType dt = c.cuda() ? torch::kBFloat16 : torch::kFloat;
     torch::manual_seed(60);
-    torch::Tensor W1 = torch::randn({H, D}) / std::sqrt(double(D)), W2 = torch::randn({C, H}) / std::sqrt(double(H));
-    torch::Tensor B1 = torch::randn({H}) * 0.01, B2 = torch::zeros({C});
-    w1 = torch::zeros({Hp, D});
-    w1.slice(0, 0, H).copy_(W1);
-    b1 = torch::zeros({Hp});
-    b1.slice(0, 0, H).copy_(B1);
-    w2 = torch::zeros({C, Hp});
-    w2.slice(1, 0, H).copy_(W2);
-    b2 = B2;
-    for (torch::Tensor *p : {&w1, &b1, &w2, &b2})
-      *p = p->to(c.device, dt).requires_grad_(true);
-    opt = std::make_unique<torch::optim::SGD>(std::vector<torch::Tensor>{w1, b1, w2, b2}, torch::optim::SGDOptions(0.01));
+    {
+      torch::NoGradGuard no_grad;
+      for (torch::Tensor t : {fc1->weight, fc1->bias, fc2->weight, fc2->bias})
+        t.zero_();
+      fc1->weight.slice(0, 0, kHidden).copy_(torch::randn({kHidden, D}) / std::sqrt(double(D)));
+      fc1->bias.slice(0, 0, kHidden).copy_(torch::randn({kHidden}) * 0.01);
+      fc2->weight.slice(1, 0, kHidden).copy_(torch::randn({fc2->options.out_features(), kHidden}) / std::sqrt(double(kHidden)));
+    }
+    fc1->to(c.device, dt);
+    fc2->to(c.device, dt);
+    std::vector<torch::Tensor> params = fc1->parameters();
+    for (auto &p : fc2->parameters())
+      params.push_back(p);
+    opt = std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(0.01));
     x = probe::randn({B, D}, c, 61).to(dt);
-    y = probe::randint(0, C, {B}, c, 62);
+    y = probe::randint(0, fc2->options.out_features(), {B}, c, 62);
   }
   void train_step() {
-    torch::Tensor h = torch::relu(torch::nn::functional::linear(x, w1, b1));
-    logits = torch::nn::functional::linear(h, w2, b2);
+    torch::Tensor h = torch::relu(fc1->forward(x));
+    logits = fc2->forward(h);
     loss = torch::nn::functional::cross_entropy(logits.to(torch::kFloat), y);
     opt->zero_grad();
     loss.backward();
@@ -52,24 +57,31 @@ struct Common : probe::Variant {
   probe::Outputs outputs() override { // the real (unpadded) units only
     return {{"loss", loss.detach()},
             {"logits", logits.detach()},
-            {"w1", w1.detach().slice(0, 0, H)},
-            {"w1.grad", w1.grad().slice(0, 0, H)},
-            {"b1.grad", b1.grad().slice(0, 0, H)},
-            {"w2", w2.detach().slice(1, 0, H)},
-            {"w2.grad", w2.grad().slice(1, 0, H)}};
+            {"fc1.weight", fc1->weight.detach().slice(0, 0, kHidden)},
+            {"fc1.weight.grad", fc1->weight.grad().slice(0, 0, kHidden)},
+            {"fc1.bias.grad", fc1->bias.grad().slice(0, 0, kHidden)},
+            {"fc2.weight", fc2->weight.detach().slice(1, 0, kHidden)},
+            {"fc2.weight.grad", fc2->weight.grad().slice(1, 0, kHidden)}};
   }
 };
 
+int64_t inputs(const probe::Ctx &c) { return c.size(1024, 256, 32); }
+int64_t classes(const probe::Ctx &c) { return c.size(1000, 100, 10); }
+
 struct Before : Common {
-  explicit Before(const probe::Ctx &c) : Common(c, false) {}
+  explicit Before(const probe::Ctx &c)
+      : Common(c, torch::nn::Linear(inputs(c), kHidden), torch::nn::Linear(kHidden, classes(c))) {}
 };
+
 struct After : Common {
-  explicit After(const probe::Ctx &c) : Common(c, true) {}
+  static constexpr int64_t kPadded = (kHidden + 7) / 8 * 8; // 4104
+  explicit After(const probe::Ctx &c)
+      : Common(c, torch::nn::Linear(inputs(c), kPadded), torch::nn::Linear(kPadded, classes(c))) {}
 };
 
 } // namespace
 
 PROBE_CASE("torch-tensor-core-dims", "hidden-not-multiple-of-8",
-           "2-layer MLP (bf16 on CUDA, fp32 on CPU); before: hidden size 4097 (1001 on CPU); after: padded to a "
-           "multiple of 8 with zero weights",
+           "2-layer MLP (bf16 on CUDA, fp32 on CPU); before: Linear layers with hidden size 4097; after: padded "
+           "to 4104 with zero weights",
            Before, After, (probe::Tolerance{2e-2, 2e-3, "bf16 on CUDA; fp32 with other blocking on CPU"}));

@@ -11,6 +11,9 @@
 // For PROBE_FIXIT_CASE the build copies the file, runs `torchlint --fix --checks=-*,torch-foo` on
 // the copy and compiles the copy with PROBE_FIXED_SOURCE=1: the copy's Step registers as "after",
 // so the probe measures exactly what users get from the fix-it (runtime_probe/CMakeLists.txt).
+// For checks that judge a whole file, PROBE_BEFORE and PROBE_AFTER put the variants in two files.
+// ctest -R probe_cases_lint checks that torchlint reports every before and no hand-written after
+// (runtime_probe/CheckCases.cmake, docs/probe/README.md).
 #pragma once
 #include <torch/torch.h>
 
@@ -26,7 +29,10 @@ namespace probe {
 struct Ctx {
   torch::Device device{torch::kCPU};
   bool quick = false;
-  bool cuda() const { return device.is_cuda(); }
+  // Spelled with kCUDA on purpose: a case models a program that trains on CUDA, and torchlint's
+  // CUDA-only checks (alloc-in-forward, pointwise-fusion, amp, ...) look for a CUDA mention in the
+  // translation unit, as the user's program has one where it picks its device.
+  bool cuda() const { return device.type() == torch::kCUDA; }
   /// A size: `full` on CUDA, `cpu` on the CPU, `quick` with --quick.
   int64_t size(int64_t full, int64_t cpu, int64_t quick) const {
     return this->quick ? quick : (cuda() ? full : cpu);
@@ -97,6 +103,22 @@ torch::Tensor randint(int64_t low, int64_t high, torch::IntArrayRef shape, const
 /// build their models differently start from identical weights.
 void copyState(torch::nn::Module &to, const torch::nn::Module &from);
 
+/// Saves at::globalContext()'s cuDNN settings (benchmark, deterministic) and restores them when
+/// it goes out of scope. The probe runs a case's before and after in one process: a variant whose
+/// step changes these process-wide settings (the program start-up of torch-cudnn-benchmark) must
+/// not leave them to the other. Defined in Registry.cpp, not here, so that the case's translation
+/// unit contains no call that configures cuDNN (torch-cudnn-benchmark judges a whole TU).
+class CudnnSettingsScope {
+public:
+  CudnnSettingsScope();
+  ~CudnnSettingsScope();
+  CudnnSettingsScope(const CudnnSettingsScope &) = delete;
+  CudnnSettingsScope &operator=(const CudnnSettingsScope &) = delete;
+
+private:
+  bool benchmark_, deterministic_;
+};
+
 template <class T> std::unique_ptr<Variant> make(const Ctx &ctx) { return std::make_unique<T>(ctx); }
 
 struct Registrar {
@@ -117,6 +139,20 @@ struct Registrar {
                                                                &::probe::make<BEFORE>, "before", \
                                                                "hand");                          \
   static ::probe::Registrar PROBE_CAT(probe_after_, __LINE__)(CHECK, NAME, WHAT, TOL,             \
+                                                              &::probe::make<AFTER>, "after",    \
+                                                              "hand")
+
+/// A case whose before and after live in two files, <check>.cpp (PROBE_BEFORE) and
+/// <check>.after.cpp (PROBE_AFTER, the same check and name), for checks that judge a whole
+/// translation unit (torch-amp: "no autocast anywhere in the file"): in one file the after's fix
+/// would silence the check for the before too. The before's file gives the description and the
+/// tolerance.
+#define PROBE_BEFORE(CHECK, NAME, WHAT, BEFORE, TOL)                                             \
+  static ::probe::Registrar PROBE_CAT(probe_before_, __LINE__)(CHECK, NAME, WHAT, TOL,            \
+                                                               &::probe::make<BEFORE>, "before", \
+                                                               "hand")
+#define PROBE_AFTER(CHECK, NAME, AFTER)                                                          \
+  static ::probe::Registrar PROBE_CAT(probe_after_, __LINE__)(CHECK, NAME, "", ::probe::Tolerance{}, \
                                                               &::probe::make<AFTER>, "after",    \
                                                               "hand")
 
