@@ -253,8 +253,12 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       continue;
     SmallString<128> Tmp;
     sys::fs::createTemporaryFile("torchlint-worker", "json", Tmp);
-    std::vector<std::string> Args = {Self, "--internal-worker", "--format=json", "--output=" + std::string(Tmp),
-                                     "--checks=" + checksGlob()};
+    // What the user said, and only that: a --checks here would override every .clang-tidy file.
+    std::vector<std::string> Args = {Self, "--internal-worker", "--format=json", "--output=" + std::string(Tmp)};
+    if (!Checks.empty())
+      Args.push_back("--checks=" + Checks.getValue());
+    if (Level.getNumOccurrences())
+      Args.push_back("--level=" + std::to_string(Level.getValue()));
     if (Prog.enabled())
       Args.push_back("--internal-progress=" + std::string(Tmp) + ".progress");
     if (!BuildPath.empty())

@@ -261,6 +261,27 @@ TEST(Fix, ManyFilesInWorkers) {
   EXPECT_NE(0u, R2.linesWith("applied 0 fixes in 0 files")) << R2.all();
 }
 
+// ---- configuration --------------------------------------------------------------------------
+
+// A .clang-tidy file next to the sources chooses the checks, with one worker or several (workers
+// once received the default --checks, which overrode every .clang-tidy file), and --level and
+// --checks still apply through workers.
+TEST(Config, ClangTidyFileAppliesInWorkers) {
+  Scratch S;
+  S.write(".clang-tidy", "Checks: '-*,torch-sync-item'\n");
+  S.write("a.cpp", TrainLoop);
+  S.write("b.cpp", TrainLoop);
+  for (const char *J : {"-j1", "-j2"}) {
+    Result R = S.torchlint(std::string(J) + " --no-cache a.cpp b.cpp -- " + S.flags());
+    EXPECT_EQ(1, R.RC) << J << "\n" << R.all();
+    EXPECT_EQ(2u, R.linesWith("[torch-sync-item]")) << J << "\n" << R.all();
+    EXPECT_EQ(0u, R.linesWith("[torch-create-then-move]")) << J << "\n" << R.all();
+    Result C = S.torchlint(std::string(J) + " --no-cache --checks=-*,torch-create-then-move a.cpp b.cpp -- " + S.flags());
+    EXPECT_EQ(2u, C.linesWith("[torch-create-then-move]")) << J << "\n" << C.all();
+    EXPECT_EQ(0u, C.linesWith("[torch-sync-item]")) << J << "\n" << C.all();
+  }
+}
+
 // ---- fuzzer regressions -----------------------------------------------------------------------
 
 TEST(FuzzRegressions, NoCrash) {
