@@ -265,7 +265,7 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
     Base.update(S);
     Base.update(StringRef("\0", 1));
   };
-  Feed("torchlint-pch-1");
+  Feed("torchlint-pch-2"); // 2: templates instantiated into the PCH
   Feed(getClangFullVersion());
   Feed(TORCHLINT_VERSION);
   std::vector<std::string> Args = Inv.getCC1CommandLine();
@@ -359,6 +359,10 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
     PFO.Inputs.clear();
     PFO.Inputs.emplace_back(BlockPath, FO.Inputs[0].getKind().getHeader());
     PFO.ProgramAction = frontend::GeneratePCH;
+    // Instantiate the block's pending templates once, into the PCH, instead of in every TU that
+    // loads it (what CMake's precompile_headers does for clang; a benign language option, so
+    // TUs compiled without it still load the PCH): about 2.6 s to 1 s per libtorch TU.
+    PI->getLangOpts().PCHInstantiateTemplates = true;
     PFO.OutputFile = Tmp;
     PFO.DisableFree = false;
     PI->getDependencyOutputOpts() = DependencyOutputOptions();

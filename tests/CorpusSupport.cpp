@@ -159,7 +159,7 @@ std::vector<std::string> versionFlags(int Version) {
 
 std::string buildPch(int Version, std::string &Error) {
   std::vector<std::string> Flags = versionFlags(Version);
-  std::string Key = TORCHLINT_CLANGXX;
+  std::string Key = std::string(TORCHLINT_CLANGXX) + " -fpch-instantiate-templates";
   for (auto &F : Flags)
     Key += " " + F;
   Key += readFile(TORCHLINT_TORCH2_ROOT "/VERSION");
@@ -178,7 +178,8 @@ std::string buildPch(int Version, std::string &Error) {
       Args.push_back(F);
   fs::path Tmp = Pch;
   Tmp += ".tmp";
-  Args.insert(Args.end(), {"-x", "c++-header", Header.string(), "-o", Tmp.string()});
+  // Templates instantiated once into the PCH, not in every case (as torchlint's own PCHs).
+  Args.insert(Args.end(), {"-fpch-instantiate-templates", "-x", "c++-header", Header.string(), "-o", Tmp.string()});
   CommandResult R = runCommand(Args);
   if (R.ExitCode != 0) {
     Error = "building the PCH for libtorch v" + std::to_string(Version) + " failed:\n" + R.Stderr.substr(0, 4000);
