@@ -160,6 +160,28 @@ class Equivalence(unittest.TestCase):
         self.assertIn("pch built", log)
 
 
+class PluginWalk(unittest.TestCase):
+    """The plugin limits the walk to user declarations for every check in the run, upstream ones
+    included; their findings equal those of the whole walk (TORCHLINT_FULL_AST=1)."""
+
+    def test_upstream_checks_see_the_same(self):
+        if not os.path.exists("/usr/include/torch/csrc/api/include/torch/torch.h"):
+            self.skipTest("libtorch 1.13 (libtorch-dev) not installed")
+        f = os.path.join(ARGS.source, "tests", "accel", "upstream", "upstream_checks.cpp")
+        checks = "-*,torch-*,performance-faster-string-find,cppcoreguidelines-owning-memory,misc-const-correctness"
+        res = {}
+        for full in ("0", "1"):
+            p = run([ARGS.clang_tidy, "-load", os.path.join(ARGS.build, "lib", "torchlint-tidy-plugin.so"),
+                     "-checks=" + checks, "--quiet", f, "--"] + TORCH1_FLAGS,
+                    env=dict(os.environ, TORCHLINT_FULL_AST=full))
+            res[full] = sorted(m.groups() for m in map(DIAG.match, p.stdout.splitlines()) if m)
+        found = {d[5] for d in res["1"]}
+        for c in ("torch-sync-item", "torch-create-then-move", "performance-faster-string-find",
+                  "cppcoreguidelines-owning-memory", "misc-const-correctness"):
+            self.assertIn(c, found, res["1"])
+        self.assertEqual(res["0"], res["1"])
+
+
 class CacheMechanics(unittest.TestCase):
     """Invalidation of results and PCHs (small fake headers where libtorch is not needed)."""
 
