@@ -1,9 +1,10 @@
 // torch-amp (split case, after; the before and the reason for two files are in torch-amp.cpp):
 // the same ConvNet training step with the forward pass and loss under autocast, bf16.
 #include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
-#include "probe/Models.h"
-
 #include <ATen/autocast_mode.h>
+
+#define PROBE_SPLIT_AFTER 1
+#include "torch-amp.cpp" // the shared code: model, data, training step (struct Common)
 
 namespace {
 
@@ -49,32 +50,6 @@ struct Autocast {
       at::autocast::set_autocast_cpu_dtype(old_dtype);
     }
 #endif
-  }
-};
-
-struct Common : probe::Variant {
-  probe::Ctx ctx;
-  probe::ConvNet net{64, 10};
-  std::unique_ptr<torch::optim::SGD> opt;
-  torch::Tensor images, labels, loss;
-  int steps_per_call = 1;
-
-  explicit Common(const probe::Ctx &c) : ctx(c) {
-    int64_t B = c.size(128, 16, 4), S = c.size(128, 32, 16);
-    net->to(c.device);
-    opt = std::make_unique<torch::optim::SGD>(net->parameters(), torch::optim::SGDOptions(0.01));
-    images = probe::randn({B, 3, S, S}, c, 63);
-    labels = probe::randint(0, 10, {B}, c, 64);
-  }
-  void update() {
-    opt->zero_grad();
-    loss.backward();
-    opt->step();
-  }
-  probe::Outputs outputs() override {
-    probe::Outputs o{{"loss", loss.detach()}};
-    probe::addParameters(o, *net, "net.", /*grads=*/false);
-    return o;
   }
 };
 

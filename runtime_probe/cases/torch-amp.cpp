@@ -35,6 +35,12 @@ struct Common : probe::Variant {
   }
 };
 
+} // namespace
+
+// The after file includes this one with PROBE_SPLIT_AFTER defined, for the shared code above.
+#ifndef PROBE_SPLIT_AFTER
+namespace {
+
 struct Before : Common {
   using Common::Common;
   void step() override {
@@ -50,3 +56,4 @@ struct Before : Common {
 PROBE_BEFORE("torch-amp", "autocast-bf16",
              "ConvNet training; before: fp32; after: forward and loss under autocast (bf16)", Before,
              (probe::Tolerance{5e-2, 2e-2, "bf16 autocast: ~3 significant digits"}));
+#endif

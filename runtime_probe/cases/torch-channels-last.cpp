@@ -54,6 +54,12 @@ struct Common : probe::Variant {
   }
 };
 
+} // namespace
+
+// The after file includes this one with PROBE_SPLIT_AFTER defined, for the shared code above.
+#ifndef PROBE_SPLIT_AFTER
+namespace {
+
 struct Before : Common {
   using Common::Common;
   void step() override {
@@ -67,3 +73,4 @@ struct Before : Common {
 PROBE_BEFORE("torch-channels-last", "convnet-nhwc",
              "ConvNet training; before: NCHW (contiguous) weights and input; after: channels_last", Before,
              (probe::Tolerance{1e-3, 1e-4, "fp32, other convolution kernels"}));
+#endif
