@@ -5,7 +5,6 @@
 #include "SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -86,6 +85,33 @@ bool isEvalCall(const CallExpr *C) {
   return MD && MD->getName() == "eval" && MD->getParent()->getQualifiedNameAsString() == "torch::nn::Module";
 }
 
+/// A call that manages grad mode by hand (GradMode::set_enabled, an AutoGradMode guard).
+bool setsGradMode(const CallExpr *C) {
+  const FunctionDecl *Callee = C->getDirectCallee();
+  if (!Callee)
+    return false;
+  std::string Name = Callee->getQualifiedNameAsString();
+  return Name == "c10::GradMode::set_enabled" || Name == "c10::AutoGradMode::AutoGradMode";
+}
+
+/// Void or a number: the function gives back no tensor (that the caller could train on, and whose
+/// gradients a guard would stop).
+bool returnsNoTensor(const FunctionDecl *FD) {
+  QualType Ret = FD->getReturnType();
+  return Ret->isVoidType() || Ret->isArithmeticType();
+}
+
+/// The fix of both shapes: `torch::NoGradGuard no_grad;` at the start of FD, unless FD already
+/// declares a `no_grad`.
+void addGuardFix(DiagnosticBuilder &D, const FunctionDecl *FD, const ASTContext &Ctx) {
+  if (declaresName(FD->getBody(), "no_grad"))
+    return;
+  std::vector<FixItHint> Fixes;
+  if (insertAtFunctionStart(FD, "torch::NoGradGuard no_grad;", Ctx, Fixes))
+    for (const FixItHint &F : Fixes)
+      D << F;
+}
+
 /// The variable E names, through member accesses and dereferences: `x`, `this->m`, `*p`.
 const ValueDecl *baseDecl(const Expr *E) {
   while (E) {
@@ -135,25 +161,21 @@ bool mayStoreTensorsOutside(const FunctionDecl *FD) {
     if (RD && (RD->getQualifiedNameAsString().find("std::") == 0 || !isTorchDecl(RD)))
       return true;
   }
+  // Tensor assignments (operator=) and container insertions are both calls.
   bool Stores = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Stores)
-      return;
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
+  forEachCall(FD->getBody(), [&](const CallExpr *C) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C); OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
                                                            isTensorType(OC->getArg(0)->getType()))
       if (!isLocalOf(baseDecl(OC->getArg(0)), FD))
         Stores = true;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
       if (const CXXMethodDecl *MD = MC->getMethodDecl())
         if (MD->getDeclName().isIdentifier() &&
             llvm::is_contained({"push_back", "emplace_back", "insert", "emplace", "append"}, MD->getName()))
           for (const Expr *A : MC->arguments())
             if (isTensorType(A->getType()) && !isLocalOf(baseDecl(MC->getImplicitObjectArgument()), FD))
               Stores = true;
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(FD->getBody());
+  });
   return Stores;
 }
 } // namespace
@@ -168,20 +190,15 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getName() == "forward")
     return;
   // Only routines that give back no tensor: a returned tensor may be trained on by the caller.
-  QualType Ret = FD->getReturnType();
-  if (!(Ret->isVoidType() || Ret->isArithmeticType()))
+  if (!returnsNoTensor(FD))
     return;
   if (inTestCode(FD->getBody(), Ctx) || mayNeedGradients(FD) || mayStoreTensorsOutside(FD))
     return;
   bool SkipRoutine = false;
   const CallExpr *Forward = nullptr;
   forEachCall(FD->getBody(), [&](const CallExpr *C) {
-    if (isEvalCall(C))
-      SkipRoutine = true; // the eval() path reports it
-    if (const FunctionDecl *Callee = C->getDirectCallee())
-      if (Callee->getQualifiedNameAsString() == "c10::GradMode::set_enabled" ||
-          Callee->getQualifiedNameAsString() == "c10::AutoGradMode::AutoGradMode")
-        SkipRoutine = true;
+    if (isEvalCall(C) || setsGradMode(C))
+      SkipRoutine = true; // the eval() path reports it, or grad mode is managed by hand
     if (!Forward && moduleOfForwardCall(C) && !C->getBeginLoc().isMacroID() && !gradDisabledAt(C, Ctx))
       Forward = C;
   });
@@ -192,12 +209,7 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
                     "autograd saves every activation for a backward() that never comes; add `torch::NoGradGuard "
                     "no_grad;` (or c10::InferenceMode) to it";
   auto D = report(Forward->getBeginLoc(), Msg);
-  if (declaresName(FD->getBody(), "no_grad"))
-    return;
-  std::vector<FixItHint> Fixes;
-  if (insertAtFunctionStart(FD, "torch::NoGradGuard no_grad;", Ctx, Fixes))
-    for (const FixItHint &F : Fixes)
-      D << F;
+  addGuardFix(D, FD, Ctx);
 }
 
 void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
@@ -220,10 +232,8 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
   bool Manual = false;
   const CallExpr *Forward = nullptr;
   forEachCall(FD->getBody(), [&](const CallExpr *C) {
-    if (const FunctionDecl *Callee = C->getDirectCallee())
-      if (Callee->getQualifiedNameAsString() == "c10::GradMode::set_enabled" ||
-          Callee->getQualifiedNameAsString() == "c10::AutoGradMode::AutoGradMode")
-        Manual = true;
+    if (setsGradMode(C))
+      Manual = true;
     if (Forward || SM.isBeforeInTranslationUnit(C->getBeginLoc(), Call->getBeginLoc()))
       return;
     if (moduleOfForwardCall(C) && !gradDisabledAt(C, Ctx))
@@ -239,13 +249,8 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
   auto D = report(Loc, Msg);
   // The guard also stops gradients of what the function returns: only fix functions that return
   // no tensors.
-  QualType Ret = FD->getReturnType();
-  if (!(Ret->isVoidType() || Ret->isArithmeticType()) || declaresName(FD->getBody(), "no_grad"))
-    return;
-  std::vector<FixItHint> Fixes;
-  if (insertAtFunctionStart(FD, "torch::NoGradGuard no_grad;", Ctx, Fixes))
-    for (const FixItHint &F : Fixes)
-      D << F;
+  if (returnsNoTensor(FD))
+    addGuardFix(D, FD, Ctx);
 }
 
 } // namespace torchlint

@@ -85,7 +85,7 @@ void ZeroGradSetToNoneCheck::check(const MatchFinder::MatchResult &Result) {
     std::string Text = ("for (auto &group : " + ObjText +
                         "param_groups()) for (auto &param : group.params()) param.mutable_grad().reset()")
                            .str();
-    Fixes.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Call->getSourceRange()), Text));
+    replaceExpr(Call, Text, Ctx, Fixes);
   }
   for (const FixItHint &F : Fixes)
     D << F;
