@@ -189,6 +189,37 @@ std::string buildPch(int Version, std::string &Error) {
   return Pch.string();
 }
 
+std::vector<FixRun> fixRuns(const std::vector<const Case *> &Cases, const std::string &Dir, int Version,
+                            const std::string &Pch, const std::vector<std::string> &Options) {
+  std::map<std::pair<std::string, std::string>, std::vector<const Case *>> Groups;
+  for (const Case *C : Cases)
+    Groups[{C->Checks, C->Config}].push_back(C);
+  std::vector<FixRun> Runs;
+  for (auto &[Key, Group] : Groups) {
+    FixRun R;
+    R.Args = {TORCHLINT_CLI, "--fix"};
+    R.Args.insert(R.Args.end(), Options.begin(), Options.end());
+    R.Args.push_back("--checks=" + Key.first);
+    if (!Key.second.empty())
+      R.Args.push_back("--config=" + Key.second);
+    for (const Case *C : Group) {
+      fs::path Sub = fs::path(Dir) / C->Check;
+      fs::create_directories(Sub);
+      fs::path Copy = Sub / (C->Name + ".cpp");
+      fs::copy_file(C->Path, Copy, fs::copy_options::overwrite_existing);
+      R.Copies[Copy.string()] = C;
+      R.Args.push_back(Copy.string());
+    }
+    R.Args.push_back("--");
+    for (const std::string &F : versionFlags(Version))
+      R.Args.push_back(F);
+    R.Args.push_back("-include-pch");
+    R.Args.push_back(Pch);
+    Runs.push_back(std::move(R));
+  }
+  return Runs;
+}
+
 CommandResult runCommand(const std::vector<std::string> &Args) {
   CommandResult R;
   llvm::SmallString<128> Out, Err;

@@ -1,6 +1,7 @@
 // Support for the corpus harness: case discovery and parsing of inline expectations, running the
 // front ends, parsing their output.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ struct CommandResult {
   std::string Stdout, Stderr;
 };
 CommandResult runCommand(const std::vector<std::string> &Args);
+
+/// One `torchlint --fix` command over copies of corpus cases that share their checks and --config.
+struct FixRun {
+  /// TORCHLINT_CLI --fix <Options> --checks=... [--config=...] <copies> -- <flags> -include-pch <Pch>
+  std::vector<std::string> Args;
+  std::map<std::string, const Case *> Copies; // copy path -> case
+};
+/// Copies each case to Dir/<check>/<name>.cpp and groups the copies by (checks, config): one --fix
+/// command per group, against libtorch Version with the PCH Pch. Options go right after --fix.
+std::vector<FixRun> fixRuns(const std::vector<const Case *> &Cases, const std::string &Dir, int Version,
+                            const std::string &Pch, const std::vector<std::string> &Options);
 
 bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error);
 bool parseClangTidyText(const std::string &Text, std::vector<Diag> &Out, std::string &Error);

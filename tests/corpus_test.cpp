@@ -193,33 +193,15 @@ private:
       return PchErr;
     std::string Errors;
     // One --fix run per (checks, config) group.
-    std::map<std::pair<std::string, std::string>, std::vector<const Case *>> Groups;
+    std::vector<const Case *> Cases;
     for (const Case &C : allCases())
       if (!C.FixedPath.empty() && Sel.count(C.Path))
-        Groups[{C.Checks, C.Config}].push_back(&C);
-    for (auto &[Key, Cases] : Groups) {
-      std::vector<std::string> Args = {TORCHLINT_CLI, "--fix", "--quiet", "-j2", "--format=json", "--no-cache",
-                                       "--checks=" + Key.first};
-      if (!Key.second.empty())
-        Args.push_back("--config=" + Key.second);
-      std::map<std::string, const Case *> Copies;
-      for (const Case *C : Cases) {
-        fs::path Sub = Dir / C->Check;
-        fs::create_directories(Sub);
-        fs::path Copy = Sub / (C->Name + ".cpp");
-        fs::copy_file(C->Path, Copy, fs::copy_options::overwrite_existing);
-        Copies[Copy.string()] = C;
-        Args.push_back(Copy.string());
-      }
-      Args.push_back("--");
-      for (const std::string &F : versionFlags(Version))
-        Args.push_back(F);
-      Args.push_back("-include-pch");
-      Args.push_back(P);
-      CommandResult R = runCommand(Args);
+        Cases.push_back(&C);
+    for (const FixRun &Run : fixRuns(Cases, Dir.string(), Version, P, {"--quiet", "-j2", "--format=json", "--no-cache"})) {
+      CommandResult R = runCommand(Run.Args);
       if (R.ExitCode < 0 || R.ExitCode > 1)
         Errors += "torchlint --fix failed (exit " + std::to_string(R.ExitCode) + "): " + R.Stderr.substr(0, 4000);
-      for (auto &[Copy, C] : Copies)
+      for (auto &[Copy, C] : Run.Copies)
         Out[C->Path] = readFile(Copy);
     }
     return Errors;

@@ -19,12 +19,12 @@ class CorpusFixes : public ::testing::TestWithParam<int> {};
 TEST_P(CorpusFixes, VerifiedAndIdempotent) {
   int Version = GetParam();
   std::vector<Case> Cases = discoverCases(TORCHLINT_SOURCE_DIR "/test_corpus");
-  std::map<std::pair<std::string, std::string>, std::vector<const Case *>> Groups;
+  std::vector<const Case *> Fixable;
   for (const Case &C : Cases)
     if (!C.FixedPath.empty() &&
         std::find(C.Versions.begin(), C.Versions.end(), Version) != C.Versions.end())
-      Groups[{C.Checks, C.Config}].push_back(&C);
-  if (Groups.empty())
+      Fixable.push_back(&C);
+  if (Fixable.empty())
     GTEST_SKIP() << "no corpus case with a .fixed.cpp for libtorch " << Version;
   std::string PchErr;
   std::string Pch = buildPch(Version, PchErr);
@@ -33,25 +33,9 @@ TEST_P(CorpusFixes, VerifiedAndIdempotent) {
   std::error_code EC;
   fs::remove_all(Dir, EC);
   unsigned Checked = 0;
-  for (auto &[Key, Group] : Groups) {
-    std::vector<std::string> Args = {TORCHLINT_CLI, "--fix", "-j2", "--format=json", "--checks=" + Key.first};
-    if (!Key.second.empty())
-      Args.push_back("--config=" + Key.second);
-    std::map<std::string, const Case *> Copies;
-    for (const Case *C : Group) {
-      fs::path Sub = Dir / C->Check;
-      fs::create_directories(Sub);
-      fs::path Copy = Sub / (C->Name + ".cpp");
-      fs::copy_file(C->Path, Copy, fs::copy_options::overwrite_existing);
-      Copies[Copy.string()] = C;
-      Args.push_back(Copy.string());
-    }
-    Args.push_back("--");
-    for (const std::string &F : versionFlags(Version))
-      Args.push_back(F);
-    Args.push_back("-include-pch");
-    Args.push_back(Pch);
-
+  for (const FixRun &Run : fixRuns(Fixable, Dir.string(), Version, Pch, {"-j2", "--format=json"})) {
+    const std::vector<std::string> &Args = Run.Args;
+    const std::map<std::string, const Case *> &Copies = Run.Copies;
     std::vector<std::string> Verify = Args;
     Verify.insert(Verify.begin() + 2, "--verify");
     CommandResult R1 = runCommand(Verify);
