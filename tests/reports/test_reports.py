@@ -19,7 +19,7 @@ import unittest
 
 TORCHLINT = os.environ.get("TORCHLINT", "")
 SOURCE_DIR = os.environ.get("TORCHLINT_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SARIF_SCHEMA = os.environ.get("SARIF_SCHEMA", os.path.join(SOURCE_DIR, "..", "shared", "sarif-schema-2.1.0.json"))
+SARIF_SCHEMA = os.environ.get("SARIF_SCHEMA", os.path.join(SOURCE_DIR, "tests", "reports", "schema", "sarif-schema-2.1.0.json"))
 
 STUB = """\
 #pragma once
