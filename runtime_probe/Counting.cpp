@@ -5,7 +5,6 @@
 #include <c10/core/Allocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
 
-#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -16,7 +15,6 @@ namespace {
 
 struct Frame {
   bool had_child = false;
-  bool transfer = false;
 };
 
 // One operator stack per thread (the thread that runs countSteps and the threads libtorch
@@ -33,21 +31,19 @@ struct OpContext : at::ObserverContext {
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   if (!gCounts)
     return nullptr;
-  OpClass C = classifyOp(Fn);
+  OpClass C = classifyOp(Fn, tStack.empty());
   auto Ctx = std::make_unique<OpContext>();
   std::lock_guard<std::mutex> L(gMutex);
   Counts &K = *gCounts;
-  if (Fn.scope() == at::RecordScope::FUNCTION) {
+  if (isOperator(Fn)) {
     ++K.dispatches;
     if (tStack.empty())
       ++K.top_level_ops;
     else
       tStack.back().had_child = true;
-    // A transfer inside another (to -> _to_copy) is the same copy.
-    bool Outer = std::none_of(tStack.begin(), tStack.end(), [](const Frame &F) { return F.transfer; });
-    if (C.transfer && Outer)
+    if (C.transfer) // top-level calls only (SyncOps.h): the _to_copy inside a to() is the same copy
       ++K.copies;
-    tStack.push_back(Frame{false, C.transfer});
+    tStack.push_back(Frame{});
   }
   if (C.sync && tInsideSync == 0) {
     ++K.syncs;
@@ -64,7 +60,7 @@ void onEnd(const at::RecordFunction &Fn, at::ObserverContext *Ctx) {
   std::lock_guard<std::mutex> L(gMutex);
   if (static_cast<OpContext *>(Ctx)->sync)
     --tInsideSync;
-  if (Fn.scope() == at::RecordScope::FUNCTION && !tStack.empty()) {
+  if (isOperator(Fn) && !tStack.empty()) {
     if (!tStack.back().had_child)
       ++gCounts->leaf_ops;
     tStack.pop_back();

@@ -1,4 +1,12 @@
+// RecordFunction::inputs() asserts `inputs_valid_` in builds without NDEBUG, a flag that only a
+// libtorch built without NDEBUG maintains: against a release libtorch (Debian's, the wheels) the
+// assert fails on every call. Only this file reads inputs; compile its copy of the header without it.
+#ifndef NDEBUG
+#define NDEBUG
+#endif
 #include "SyncOps.h"
+
+#include <ATen/Context.h>
 
 #include <cstring>
 
@@ -26,7 +34,7 @@ bool hasMaskIndex(const at::RecordFunction &Fn) {
 
 } // namespace
 
-OpClass classifyOp(const at::RecordFunction &Fn) {
+OpClass classifyOp(const at::RecordFunction &Fn, bool TopLevel) {
   OpClass C;
   const char *N = Fn.name();
   if (!N)
@@ -67,7 +75,7 @@ OpClass classifyOp(const at::RecordFunction &Fn) {
   //                   bool non_blocking, bool copy, MemoryFormat?)
   //   _to_copy(Tensor self, ScalarType? dtype, Layout? layout, Device? device, bool? pin_memory,
   //            bool non_blocking, MemoryFormat?)
-  if (is(N, "to") || is(N, "_to_copy")) {
+  if (TopLevel && (is(N, "to") || is(N, "_to_copy"))) {
     auto In = Fn.inputs();
     size_t DeviceAt = 0, NonBlockingAt = 0;
     if (In.size() >= 4 && In[1].isDevice()) {
@@ -77,7 +85,15 @@ OpClass classifyOp(const at::RecordFunction &Fn) {
       DeviceAt = 3;
       NonBlockingAt = 5;
     }
-    if (!DeviceAt)
+    if (!DeviceAt || !In[0].isTensor())
+      return C;
+    // Same device: no copy. Where both are the CPU, a CPU-only run stands in for a CUDA program
+    // whose `device` is the CPU here: counted as requested (docs/probe/README.md), unless this
+    // process has CUDA, where a CPU-to-CPU to() is just that.
+    c10::Device From = In[0].toTensor().device(), To = In[DeviceAt].toDevice();
+    static const bool HasCuda = at::globalContext().hasCUDA();
+    if (From.type() == To.type() && (!From.is_cpu() || HasCuda) &&
+        (!To.has_index() || !From.has_index() || From.index() == To.index()))
       return C;
     C.transfer = true;
     C.blocking = !(In[NonBlockingAt].isBool() && In[NonBlockingAt].toBool());

@@ -5,6 +5,8 @@
 #pragma once
 #include <ATen/record_function.h>
 
+#include <cstring>
+
 namespace probe {
 
 struct OpClass {
@@ -20,8 +22,17 @@ struct OpClass {
   const char *rule = nullptr;
 };
 
-/// Classifies one operator call from a start callback that asked for its inputs.
-OpClass classifyOp(const at::RecordFunction &fn);
+/// Classifies one operator call from a start callback that asked for its inputs. `top_level`:
+/// the call is not made from inside another operator. Only such a call is a transfer: operators
+/// convert internally with `to(options)` (log_softmax, sum, ...) on the tensor's own device.
+OpClass classifyOp(const at::RecordFunction &fn, bool top_level);
+
+/// An operator call: a FUNCTION-scope record that is not the autograd engine's own
+/// ("autograd::engine::evaluate_function: MulBackward0", which libtorch 1.13 records in that scope
+/// around each backward node: the operators a node runs are calls of their own).
+inline bool isOperator(const at::RecordFunction &fn) {
+  return fn.scope() == at::RecordScope::FUNCTION && std::strncmp(fn.name(), "autograd::", 10) != 0;
+}
 
 /// The user-scope RecordFunction name that stands for an explicit device synchronisation
 /// (torch::cuda::synchronize(), a stream or event synchronize), which the dispatcher never sees:

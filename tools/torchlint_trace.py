@@ -202,6 +202,10 @@ def main():
         L = lines.get(key)
         checks = sorted(set(findings.get(key, [])))
         verdict = "confirmed" if L and checks else ("runtime only" if L else "static only")
+        if L and not checks and steps and L["count"] < steps:
+            # Runs less than once per step: setup, per-epoch evaluation or logging, which the
+            # checks leave alone on purpose (they report hot code).
+            verdict = "runtime only, outside the steps"
         if not a.findings and L:
             verdict = ""
         rows.append({"file": key[0], "line": key[1], "count": L["count"] if L else 0,
@@ -211,9 +215,6 @@ def main():
 
     print(f"torchlint trace: {exe}: {data['syncs']} operators that would synchronise on CUDA, "
           f"{steps} steps ({data['step']}), {data['dispatches']} operator calls")
-    if failed:
-        print(f"torchlint trace: the traced program failed ({failed}); the counts below are those up to the failure",
-              file=sys.stderr)
     w = max([len(f"{r['file']}:{r['line']}") for r in rows] + [11])
     print(f"{'source line':<{w}}  {'syncs/step':>10}  {'rule':<24}  static finding")
     for r in rows:
@@ -224,6 +225,8 @@ def main():
     if unattributed:
         print("not in the user's sources (no -g, or only library frames): " +
               ", ".join(f"{k} {v}" for k, v in sorted(unattributed.items())))
+    if failed:
+        print(f"torchlint trace: the traced program failed ({failed}); the counts above are those up to the failure")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"program": os.path.relpath(exe, root) if exe.startswith(root) else exe,

@@ -3,6 +3,13 @@
 #include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
+namespace probe {
+/// Records an explicit device synchronisation where a CUDA program would call
+/// torch::cuda::synchronize(): the CPU probe cannot call it (a CPU-only libtorch throws), and the
+/// dispatcher never sees it. Counted as one sync by the probe's counters (Counting.cpp).
+void recordExplicitSync();
+} // namespace probe
+
 namespace {
 
 struct Common : probe::Variant {

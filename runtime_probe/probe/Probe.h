@@ -119,11 +119,6 @@ private:
   bool benchmark_, deterministic_;
 };
 
-/// Records an explicit device synchronisation where a CUDA program would call
-/// torch::cuda::synchronize(): the CPU probe cannot call it (CPU-only libtorch throws), and the
-/// dispatcher never sees it. Counted as one sync by the probe's counters (Counting.cpp).
-void recordExplicitSync();
-
 template <class T> std::unique_ptr<Variant> make(const Ctx &ctx) { return std::make_unique<T>(ctx); }
 
 struct Registrar {

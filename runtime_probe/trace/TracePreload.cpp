@@ -3,7 +3,7 @@
 // RecordFunction callback; for every operator that would synchronise the host with a CUDA device
 // (runtime_probe/SyncOps.h, the probe's list) it records the call stack (return addresses, as
 // module + offset, symbolised later by the driver with llvm-symbolizer-19). Steps are counted as
-// top-level backward() calls (aten::_backward). The raw counts go to $TORCHLINT_TRACE_OUT as JSON
+// backward() calls (torch::autograd::backward, interposed below). The raw counts go to $TORCHLINT_TRACE_OUT as JSON
 // at exit, and also when the program dies of a signal ("complete": false: the counts so far).
 // It also interposes torch::cuda::synchronize(int64_t) (counted as an explicit sync, then
 // forwarded), which the dispatcher never sees.
@@ -44,6 +44,7 @@ std::map<Site, int64_t> *gSites = nullptr; // leaked on purpose: usable until th
 std::atomic<int64_t> gSteps{0}, gDispatches{0}, gSyncs{0};
 std::atomic<bool> gWritten{false};
 const char *gOut = nullptr;
+bool gDebug = std::getenv("TORCHLINT_TRACE_DEBUG") != nullptr; // prints every top-level operator
 thread_local int tDepth = 0, tInsideSync = 0;
 
 struct Ctx : at::ObserverContext {
@@ -71,14 +72,15 @@ void record(const char *Rule, const char *Op) {
 
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   auto C = std::make_unique<Ctx>();
-  if (Fn.scope() == at::RecordScope::FUNCTION) {
+  const bool TopLevel = tDepth == 0;
+  if (gDebug && TopLevel && probe::isOperator(Fn))
+    std::fprintf(stderr, "torchlint-trace: top-level %s\n", Fn.name());
+  if (probe::isOperator(Fn)) {
     C->op = true;
     ++gDispatches;
-    if (tDepth == 0 && std::strcmp(Fn.name(), "aten::_backward") == 0)
-      ++gSteps;
     ++tDepth;
   }
-  probe::OpClass K = probe::classifyOp(Fn);
+  probe::OpClass K = probe::classifyOp(Fn, TopLevel);
   if (K.sync && tInsideSync == 0) {
     C->sync = true;
     ++tInsideSync;
@@ -144,7 +146,7 @@ void write(const char *Signal) {
       jsonStr(F, Signal);
     else
       std::fputs("null", F);
-    std::fprintf(F, ",\n \"steps\": %lld, \"step\": \"top-level backward() (aten::_backward)\", \"dispatches\": %lld, "
+    std::fprintf(F, ",\n \"steps\": %lld, \"step\": \"backward() call (torch::autograd::backward)\", \"dispatches\": %lld, "
                     "\"syncs\": %lld,\n \"sites\": [",
                  (long long)gSteps.load(), (long long)gDispatches.load(), (long long)gSyncs.load());
     bool First = true;
@@ -197,6 +199,26 @@ struct Init {
 } gInit;
 
 } // namespace
+
+// torch::autograd::backward(...): Tensor::backward() and torch::autograd::backward() end here in
+// libtorch 1.13 and 2.x (VariableTypeManual's _backward); one call from outside another is one
+// step. Counted, then forwarded to libtorch's own definition.
+namespace torch::autograd {
+void backward(const std::vector<at::Tensor> &tensors, const std::vector<at::Tensor> &grad_tensors,
+              c10::optional<bool> retain_graph, bool create_graph, const std::vector<at::Tensor> &inputs) {
+  static thread_local int Nested = 0;
+  if (Nested++ == 0)
+    ++gSteps;
+  using Fn = void (*)(const std::vector<at::Tensor> &, const std::vector<at::Tensor> &, c10::optional<bool>, bool,
+                      const std::vector<at::Tensor> &);
+  static Fn Real = reinterpret_cast<Fn>(
+      dlsym(RTLD_NEXT, "_ZN5torch8autograd8backwardERKSt6vectorIN2at6TensorESaIS3_EES7_N3c108optionalIbEEbS7_"));
+  struct Done {
+    ~Done() { --Nested; }
+  } D;
+  Real(tensors, grad_tensors, retain_graph, create_graph, inputs);
+}
+} // namespace torch::autograd
 
 // torch::cuda::synchronize(int64_t): an explicit sync the dispatcher does not see. Counted, then
 // forwarded to libtorch's own definition (a CPU-only libtorch throws there, as it would untraced).
