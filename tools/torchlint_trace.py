@@ -76,7 +76,7 @@ def symbolize(symbolizer, sites):
         offs = sorted(offs)
         # A return address points after the call: look up the call's own line (offset - 1).
         query = "\n".join(hex(int(o, 16) - 1) for o in offs) + "\n"
-        p = subprocess.run([symbolizer, "--obj=" + module, "--output-style=JSON", "--inlines", "--relativenames"],
+        p = subprocess.run([symbolizer, "--obj=" + module, "--output-style=JSON", "--inlines"],
                            input=query, capture_output=True, text=True)
         if p.returncode != 0:
             continue
@@ -87,10 +87,7 @@ def symbolize(symbolizer, sites):
                 continue
             frames = []
             for sym in rec.get("Symbol", []):
-                f = sym.get("FileName", "")
-                if f and not os.path.isabs(f) and sym.get("Line"):
-                    # --relativenames drops the compilation directory: restore it.
-                    f = os.path.normpath(os.path.join(sym.get("CompDir", "") or "", f)) if sym.get("CompDir") else f
+                f = os.path.normpath(sym.get("FileName", ""))
                 frames.append((f, sym.get("Line", 0), sym.get("FunctionName", "")))
             out[(module, off)] = frames
     return out
