@@ -35,14 +35,19 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   auto Ctx = std::make_unique<OpContext>();
   std::lock_guard<std::mutex> L(gMutex);
   Counts &K = *gCounts;
-  if (isOperator(Fn)) {
-    ++K.dispatches;
-    if (tStack.empty())
-      ++K.top_level_ops;
-    else
-      tStack.back().had_child = true;
-    if (C.transfer) // top-level calls only (SyncOps.h): the _to_copy inside a to() is the same copy
-      ++K.copies;
+  // FUNCTION scope: operators, and the autograd engine's record around each backward node, which
+  // is no operator but makes the operators the node runs calls from inside libtorch, not from the
+  // program (ToCopyBackward's to(options), ...).
+  if (Fn.scope() == at::RecordScope::FUNCTION) {
+    if (isOperator(Fn)) {
+      ++K.dispatches;
+      if (tStack.empty())
+        ++K.top_level_ops;
+      else
+        tStack.back().had_child = true;
+      if (C.transfer) // top-level calls only (SyncOps.h): the _to_copy inside a to() is the same copy
+        ++K.copies;
+    }
     tStack.push_back(Frame{});
   }
   if (C.sync && tInsideSync == 0) {
@@ -60,8 +65,8 @@ void onEnd(const at::RecordFunction &Fn, at::ObserverContext *Ctx) {
   std::lock_guard<std::mutex> L(gMutex);
   if (static_cast<OpContext *>(Ctx)->sync)
     --tInsideSync;
-  if (isOperator(Fn) && !tStack.empty()) {
-    if (!tStack.back().had_child)
+  if (Fn.scope() == at::RecordScope::FUNCTION && !tStack.empty()) {
+    if (isOperator(Fn) && !tStack.back().had_child)
       ++gCounts->leaf_ops;
     tStack.pop_back();
   }

@@ -97,7 +97,10 @@ std::string countedSyncs(const Stats &S) {
 }
 
 std::string countedOther(const Stats &S, int64_t Counts::*Field) {
-  return S.counted ? num((*S.counted).perStep((*S.counted).*Field), 4) : "NA";
+  if (!S.counted)
+    return "NA";
+  double V = S.counted->perStep((*S.counted).*Field);
+  return fixed(V, V == std::floor(V) ? 0 : 2);
 }
 
 std::string mib(const Stats &S) {

@@ -19,7 +19,9 @@ lint() { # lint OUT.json FILE [FLAGS...]: the sync checks' static findings (exit
 }
 
 # examples/train.cpp: the README's example program, as is.
-c++ $TORCH_FLAGS -g -O1 examples/train.cpp -o $TMP/train -ltorch -ltorch_cpu -lc10
+if [ ! -x $TMP/train ] || [ examples/train.cpp -nt $TMP/train ]; then
+  c++ $TORCH_FLAGS -g -O1 examples/train.cpp -o $TMP/train -ltorch -ltorch_cpu -lc10
+fi
 lint $TMP/train.findings.json examples/train.cpp $TORCH_FLAGS
 python3 tools/torchlint_trace.py --findings $TMP/train.findings.json --json $OUT/examples-train.json -- $TMP/train
 

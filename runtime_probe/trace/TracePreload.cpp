@@ -75,9 +75,9 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
   const bool TopLevel = tDepth == 0;
   if (gDebug && TopLevel && probe::isOperator(Fn))
     std::fprintf(stderr, "torchlint-trace: top-level %s\n", Fn.name());
-  if (probe::isOperator(Fn)) {
+  if (Fn.scope() == at::RecordScope::FUNCTION) { // operators and the autograd engine's node records
     C->op = true;
-    ++gDispatches;
+    gDispatches += probe::isOperator(Fn);
     ++tDepth;
   }
   probe::OpClass K = probe::classifyOp(Fn, TopLevel);
