@@ -9,7 +9,8 @@ A step is one top-level backward() call (aten::_backward); a program that never 
 is reported per run. Source lines come from llvm-symbolizer-19 on the program's own -g build.
 What is counted, and the limits: docs/probe/README.md ("What is counted", "torchlint trace").
 
-Exit status: 0 traced; 2 usage or input error (not a libtorch program, ABI mismatch, no preload
+Exit status: 0 traced; 5 with --expect-agreement, a line in the steps that is runtime only or
+static only; 2 usage or input error (not a libtorch program, ABI mismatch, no preload
 library, no llvm-symbolizer); 4 the traced program failed (crash or non-zero exit): the counts so
 far are still printed and written.
 """
@@ -100,6 +101,8 @@ def user_line(site, table, root, exclude):
             if not f or not line or f.startswith(SYSTEM_PREFIXES):
                 continue
             f = os.path.realpath(f)
+            if not os.path.isfile(f):  # a library's build path (glibc's sysdeps/...): not here
+                continue
             if root and not f.startswith(root + os.sep):
                 continue
             rel = os.path.relpath(f, root) if root else f
@@ -131,6 +134,8 @@ def main():
                     help="regex on a source path (relative to --root) that is not the user's line (repeatable)")
     ap.add_argument("--preload", help="libtorchlint-trace.so (default: next to this script's build)")
     ap.add_argument("--symbolizer", default="llvm-symbolizer-19")
+    ap.add_argument("--expect-agreement", action="store_true",
+                    help="exit 5 when a line in the steps is runtime only or static only (needs --findings)")
     ap.add_argument("program", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     prog = a.program[1:] if a.program[:1] == ["--"] else a.program
@@ -181,7 +186,7 @@ def main():
     table = symbolize(a.symbolizer, data["sites"])
     steps = data["steps"]
     per = max(steps, 1)
-    lines = collections.defaultdict(lambda: {"count": 0, "rules": collections.Counter(), "function": ""})
+    lines = collections.defaultdict(lambda: {"count": 0, "steps_seen": 0, "rules": collections.Counter(), "function": ""})
     unattributed = collections.Counter()
     for s in data["sites"]:
         u = user_line(s, table, root, a.exclude)
@@ -190,6 +195,7 @@ def main():
             continue
         L = lines[(u[0], u[1])]
         L["count"] += s["count"]
+        L["steps_seen"] = min(L["steps_seen"] + s.get("steps_seen", 0), max(steps, 1))  # sites of a line: disjoint stacks
         L["rules"][s["rule"]] += s["count"]
         L["function"] = u[2]
     findings = load_findings(a.findings, root) if a.findings else {}
@@ -199,14 +205,15 @@ def main():
         L = lines.get(key)
         checks = sorted(set(findings.get(key, [])))
         verdict = "confirmed" if L and checks else ("runtime only" if L else "static only")
-        if L and not checks and steps and L["count"] < steps:
-            # Runs less than once per step: setup, per-epoch evaluation or logging, which the
-            # checks leave alone on purpose (they report hot code).
+        if L and not checks and steps and 2 * L["steps_seen"] < steps:
+            # Ran in fewer than half of the steps: setup, per-epoch evaluation or logging, which
+            # the checks leave alone on purpose (they report hot code).
             verdict = "runtime only, outside the steps"
         if not a.findings and L:
             verdict = ""
         rows.append({"file": key[0], "line": key[1], "count": L["count"] if L else 0,
                      "per_step": round(L["count"] / per, 4) if L else 0.0,
+                     "steps_seen": L["steps_seen"] if L else 0,
                      "rules": dict(L["rules"]) if L else {}, "function": L["function"] if L else "",
                      "static": checks, "verdict": verdict})
 
@@ -234,7 +241,15 @@ def main():
             f.write("\n")
     if not a.raw:
         os.unlink(raw)
-    return 4 if failed else 0
+    if failed:
+        return 4
+    if a.expect_agreement:
+        bad = [r for r in rows if r["verdict"] in ("runtime only", "static only")]
+        for r in bad:
+            print(f"torchlint trace: {r['file']}:{r['line']}: {r['verdict']}")
+        if bad or not a.findings:
+            return 5
+    return 0
 
 
 if __name__ == "__main__":

@@ -40,6 +40,30 @@ python3 - "$OUT" <<'PY'
 import json, os, sys
 out = sys.argv[1]
 rows, progs = [], []
+
+def source(file, line):
+    try:
+        return open(file).read().split("\n")[line - 1]
+    except (OSError, IndexError):
+        return ""
+
+def why(r):
+    """Why a line is runtime only or static only, from the line's code (empty: unexplained)."""
+    code = source(r["file"], r["line"])
+    rules = set(r["rules"])
+    if r["verdict"] == "confirmed":
+        return ""
+    if r["verdict"] == "runtime only, outside the steps":
+        return "set-up or per-epoch code: the checks report hot code only"
+    if "backward()" in code and rules <= {"bool-index", "nonzero"}:
+        return ("the backward of a boolean-mask index (IndexBackward runs index_put_ with the mask): "
+                "reported at the forward's line")
+    if "blocking copy" in rules and "non_blocking" in code:
+        return ("non_blocking is chosen at run time (false in this stage): torch-non-blocking-copy "
+                "stays quiet on a run-time choice by design")
+    if "blocking copy" in rules and "->to(" in code:
+        return "a module moved to the device (set-up, once per variant the probe builds)"
+    return ""
 for name in sorted(os.listdir(out)):
     if not name.endswith(".json"):
         continue
@@ -55,19 +79,23 @@ text = ["# Ground truth for the sync checks: `torchlint trace` against the stati
         "(`torchlint --checks=-*,torch-sync-*,torch-non-blocking-copy`).", "",
         "Verdicts: **confirmed** (a static finding and a counted call), **static only** (a finding without a",
         "counted call: a false positive, or code that did not run), **runtime only** (a counted call without a",
-        "finding: a miss), **runtime only, outside the steps** (runs less than once per step: setup, per-epoch",
-        "evaluation; the checks report hot code only, on purpose).", "",
+        "finding: a miss), **runtime only, outside the steps** (ran in fewer than half of the steps: set-up,",
+        "per-epoch evaluation; the checks report hot code only, on purpose). Every runtime-only or static-only line",
+        "gets its reason in the last column, or **unexplained**. For the seeds, the probe runs each stage in turn",
+        "(equivalence, warm-up, counted and timed steps); its harness (`runtime_probe/main.cpp`, built without",
+        "`-g`) makes the calls listed as not attributed (its equivalence check's `item()` and `to(kCPU)`).", "",
         "On the CPU a `.to(device)` is no copy: a blocking `.to(device)`/`.cpu()` called by the program is counted",
         "as the copy (and sync) it is on CUDA (docs/probe/README.md, limits).", ""]
 for name, d in progs:
     text += [f"## {d['program']} {' '.join(d['args'])}".rstrip(), "",
              f"{d['steps']} steps ({d['step']}); {d['syncs']} counted calls in all; "
              f"{'complete' if d['complete'] else 'FAILED: ' + str(d['failure'])}. JSON: `{out}/{name}`.", "",
-             "| source line | syncs/step | rule | static finding | verdict |", "| --- | ---: | --- | --- | --- |"]
+             "| source line | syncs/step | steps seen | rule | static finding | verdict | why |",
+             "| --- | ---: | ---: | --- | --- | --- | --- |"]
     for r in d["lines"]:
         rules = ", ".join(f"{k} {v}" for k, v in sorted(r["rules"].items()))
-        text.append(f"| `{r['file']}:{r['line']}` | {r['per_step']:.2f} | {rules or '-'} | "
-                    f"{', '.join(r['static']) or '-'} | {r['verdict']} |")
+        text.append(f"| `{r['file']}:{r['line']}` | {r['per_step']:.2f} | {r['steps_seen']} | {rules or '-'} | "
+                    f"{', '.join(r['static']) or '-'} | {r['verdict']} | {why(r) or ('-' if r['verdict'] == 'confirmed' else '**unexplained**')} |")
     if d.get("unattributed"):
         text.append("")
         text.append("Not attributed to a user source line: " +

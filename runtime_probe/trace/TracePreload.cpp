@@ -40,7 +40,12 @@ struct Site {
 };
 
 std::mutex gMutex;
-std::map<Site, int64_t> *gSites = nullptr; // leaked on purpose: usable until the last exit handler
+/// Calls of a site, and in how many steps (intervals between backward() calls) it ran: a line in
+/// the training step runs in nearly every one, set-up code in a few.
+struct Tally {
+  int64_t count = 0, steps_seen = 0, last_step = -1;
+};
+std::map<Site, Tally> *gSites = nullptr; // leaked on purpose: usable until the last exit handler
 std::atomic<int64_t> gSteps{0}, gDispatches{0}, gSyncs{0};
 std::atomic<bool> gWritten{false};
 const char *gOut = nullptr;
@@ -67,7 +72,13 @@ void record(const char *Rule, const char *Op) {
     S.frames.push_back(Frames[I]);
   }
   std::lock_guard<std::mutex> L(gMutex);
-  ++(*gSites)[S];
+  Tally &T = (*gSites)[S];
+  ++T.count;
+  int64_t Step = gSteps.load();
+  if (T.last_step != Step) {
+    T.last_step = Step;
+    ++T.steps_seen;
+  }
 }
 
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
@@ -156,7 +167,8 @@ void write(const char *Signal) {
       jsonStr(F, S.rule);
       std::fputs(", \"op\": ", F);
       jsonStr(F, S.op);
-      std::fprintf(F, ", \"count\": %lld, \"frames\": [", (long long)N);
+      std::fprintf(F, ", \"count\": %lld, \"steps_seen\": %lld, \"frames\": [", (long long)N.count,
+                   (long long)N.steps_seen);
       for (size_t I = 0; I < S.frames.size(); ++I) {
         uintptr_t Off = 0;
         std::string M = moduleOf(S.frames[I], Off);
@@ -188,7 +200,7 @@ struct Init {
       std::fprintf(stderr, "torchlint-trace: TORCHLINT_TRACE_OUT is not set; run the program with `torchlint trace`\n");
       return;
     }
-    gSites = new std::map<Site, int64_t>();
+    gSites = new std::map<Site, Tally>();
     at::addGlobalCallback(at::RecordFunctionCallback(&onStart, &onEnd)
                               .needsInputs(true)
                               .scopes({at::RecordScope::FUNCTION, at::RecordScope::USER_SCOPE}));
