@@ -199,8 +199,10 @@ std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir) {
       P.Device = Device;
       P.Source = std::string(Rel);
       P.Speedup = *Speedup;
-      auto counted = [](const llvm::json::Object *Side) {
-        const llvm::json::Object *K = Side ? Side->getObject("counted") : nullptr;
+      // "counts_cited": false: counted syncs a CUDA run would not have (the probe says why).
+      bool Cited = C->getBoolean("counts_cited").value_or(true);
+      auto counted = [Cited](const llvm::json::Object *Side) {
+        const llvm::json::Object *K = Cited && Side ? Side->getObject("counted") : nullptr;
         return K ? K->getNumber("syncs_per_step").value_or(-1) : -1;
       };
       if (const auto *B = C->getObject("before")) {

@@ -11,6 +11,8 @@ cmake_policy(VERSION 3.20)
 # The HTML, Markdown and SARIF reports read the same JSON at run time (analyzer/ReportCommon.cpp).
 # MODE=check fails, naming the files, when a file differs from what MODE=write would write.
 # CHECKS (optional, ;-list) limits the checks handled (the negative test uses it).
+# A case with "counts_cited": false (the probe says why, runtime_probe/Report.cpp) is not cited:
+# its counted syncs are ones a CUDA run would not have.
 if(NOT DEFINED JSON)
   set(JSON ${ROOT}/docs/probe/cpu.json)
 endif()
@@ -50,7 +52,8 @@ endif()
 foreach(i ${_cases})
   string(JSON _check GET "${_j}" cases ${i} check)
   string(JSON _case GET "${_j}" cases ${i} name)
-  if(DEFINED CHECKS AND NOT _check IN_LIST CHECKS)
+  string(JSON _cited ERROR_VARIABLE _e GET "${_j}" cases ${i} counts_cited)
+  if((DEFINED CHECKS AND NOT _check IN_LIST CHECKS) OR _cited STREQUAL "OFF")
     continue()
   endif()
   string(JSON _b ERROR_VARIABLE _e GET "${_j}" cases ${i} before counted syncs_per_step)
