@@ -6,6 +6,8 @@
 #include <c10/util/ThreadLocalDebugInfo.h>
 
 #include <memory>
+#include <tuple>
+#include <type_traits>
 #include <mutex>
 #include <vector>
 
@@ -72,10 +74,17 @@ void onEnd(const at::RecordFunction &Fn, at::ObserverContext *Ctx) {
   }
 }
 
+/// The type of reportMemoryUsage's totals: int64_t in libtorch 1.13, size_t in 2.x.
+template <class> struct TotalOf;
+template <class R, class C, class... A> struct TotalOf<R (C::*)(A...)> {
+  using type = std::tuple_element_t<2, std::tuple<A...>>;
+};
+using Total = TotalOf<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::type;
+
 /// Receives the allocators' reports (c10::reportMemoryUsageToProfiler) while installed as the
 /// thread's PROFILER_STATE debug info.
 struct AllocReporter : c10::MemoryReportingInfoBase {
-  void reportMemoryUsage(void *, int64_t Size, int64_t, int64_t, c10::Device) override {
+  void reportMemoryUsage(void *, int64_t Size, Total, Total, c10::Device) override {
     if (!gCounts || Size <= 0)
       return;
     std::lock_guard<std::mutex> L(gMutex);
