@@ -4,7 +4,9 @@
 # calls, per source line. Writes docs/accuracy-runtime/<program>.json; docs/accuracy-runtime.md
 # summarises them. Needs build/bin/torchlint, build/bin/torchlint-probe and
 # build/lib/libtorchlint-trace.so (ninja -C build torchlint torchlint-probe torchlint-trace).
-#   sh tools/trace_accuracy.sh            (from the repository root; ~3 min on 2 cores)
+#   sh tools/trace_accuracy.sh            (from the repository root; ~2 min on 2 cores)
+#   git clone https://github.com/pytorch/examples /tmp/pytorch-examples && git -C /tmp/pytorch-examples checkout 77f55b9
+#   EXAMPLES=/tmp/pytorch-examples sh tools/trace_accuracy.sh    (adds pytorch/examples' cpp/regression)
 set -eu
 ROOT=$(pwd)
 OUT=docs/accuracy-runtime
@@ -35,6 +37,21 @@ for seed in seg-loss cnn-training; do
     -- build/bin/torchlint-probe --device cpu --quick --cases $seed --json $TMP/$seed.probe.json
 done
 
+# Public programs: pytorch/examples' C++ regression (github.com/pytorch/examples, commit 77f55b9,
+# unchanged; not copied into this repository): EXAMPLES=<a checkout of it>. (Its MNIST example
+# needs the full 60000-image training set and trains 10 epochs: too long on this machine's CPU.)
+if [ -n "${EXAMPLES:-}" ]; then
+  for p in regression; do
+    src=$EXAMPLES/cpp/$p/$p.cpp
+    if [ ! -x $TMP/$p ] || [ $src -nt $TMP/$p ]; then
+      c++ $TORCH_FLAGS -g -O1 $src -o $TMP/$p -ltorch -ltorch_cpu -lc10
+    fi
+    lint $TMP/$p.findings.json $src $TORCH_FLAGS
+    (cd $TMP && python3 $ROOT/tools/torchlint_trace.py --root $(realpath $EXAMPLES) --findings $p.findings.json \
+       --json $ROOT/$OUT/pytorch-examples-$p.json -- ./$p)
+  done
+fi
+
 # docs/accuracy-runtime.md from the JSON files.
 python3 - "$OUT" <<'PY'
 import json, os, sys
@@ -51,7 +68,10 @@ def why(r):
     """Why a line is runtime only or static only, from the line's code (empty: unexplained)."""
     code = source(r["file"], r["line"])
     rules = set(r["rules"])
-    if r["verdict"] == "confirmed":
+    if r["verdict"] == "confirmed, outside the steps":
+        return (f"the finding is in a loop that is not the training step (ran {r['count']} times in all): "
+                "the check counts every loop as hot")
+    if r["verdict"].startswith("confirmed"):
         return ""
     if r["verdict"] == "runtime only, outside the steps":
         return "set-up or per-epoch code: the checks report hot code only"
@@ -81,7 +101,8 @@ text = ["# Ground truth for the sync checks: `torchlint trace` against the stati
         "counted call: a false positive, or code that did not run), **runtime only** (a counted call without a",
         "finding: a miss), **runtime only, outside the steps** (ran in fewer than half of the steps: set-up,",
         "per-epoch evaluation; the checks report hot code only, on purpose). Every runtime-only or static-only line",
-        "gets its reason in the last column, or **unexplained**. For the seeds, the probe runs each stage in turn",
+        "gets its reason in the last column, or **unexplained**; \", outside the steps\" marks a line that ran in fewer",
+        "than half of the steps (a finding there is in an evaluation or logging loop). For the seeds, the probe runs each stage in turn",
         "(equivalence, warm-up, counted and timed steps); its harness (`runtime_probe/main.cpp`, built without",
         "`-g`) makes the calls listed as not attributed (its equivalence check's `item()` and `to(kCPU)`).", "",
         "On the CPU a `.to(device)` is no copy: a blocking `.to(device)`/`.cpu()` called by the program is counted",
@@ -95,7 +116,7 @@ for name, d in progs:
     for r in d["lines"]:
         rules = ", ".join(f"{k} {v}" for k, v in sorted(r["rules"].items()))
         text.append(f"| `{r['file']}:{r['line']}` | {r['per_step']:.2f} | {r['steps_seen']} | {rules or '-'} | "
-                    f"{', '.join(r['static']) or '-'} | {r['verdict']} | {why(r) or ('-' if r['verdict'] == 'confirmed' else '**unexplained**')} |")
+                    f"{', '.join(r['static']) or '-'} | {r['verdict']} | {why(r) or ('-' if r['verdict'].startswith('confirmed') else '**unexplained**')} |")
     if d.get("unattributed"):
         text.append("")
         text.append("Not attributed to a user source line: " +
