@@ -68,6 +68,9 @@ def why(r):
     """Why a line is runtime only or static only, from the line's code (empty: unexplained)."""
     code = source(r["file"], r["line"])
     rules = set(r["rules"])
+    if r["verdict"] == "confirmed, outside the steps" and r["file"].startswith("runtime_probe/seeds/"):
+        return (f"in the steps of the stages that have this line ({r['steps_seen']} steps): the probe runs "
+                "the seed's stages in turn, so no stage has half of all steps")
     if r["verdict"] == "confirmed, outside the steps":
         return (f"the finding is in a loop that is not the training step (ran {r['count']} times in all): "
                 "the check counts every loop as hot")
