@@ -7,7 +7,7 @@ cmake_policy(VERSION 3.20)
 # - docs/checks/<check>.md: a "Counted effect" section between the markers below (appended when
 #   the page has none);
 # - README.md: the check table's "what it finds" cell of that check ends with
-#   "<br>Counted: removes N host-device sync(s) per step (probe)".
+#   "<br>Counted: removes N host-device sync(s) per step in its probe case".
 # The HTML, Markdown and SARIF reports read the same JSON at run time (analyzer/ReportCommon.cpp).
 # MODE=check fails, naming the files, when a file differs from what MODE=write would write.
 # CHECKS (optional, ;-list) limits the checks handled (the negative test uses it).
@@ -118,7 +118,7 @@ The count is read from libtorch's dispatcher on the CPU (`${_json_rel}`, `counte
     continue()
   endif()
   string(REGEX REPLACE "<br>Counted: [^|]*\\|$" " |" _plain "${_row}")
-  string(REGEX REPLACE " \\|$" "<br>Counted: removes ${_d} host-device ${_syncs} per step (probe) |" _newrow "${_plain}")
+  string(REGEX REPLACE " \\|$" "<br>Counted: removes ${_d} host-device ${_syncs} per step in its probe case |" _newrow "${_plain}")
   string(REPLACE "${_row}" "${_newrow}" _readme_new "${_readme_new}")
 endforeach()
 if(NOT _readme_new STREQUAL _readme)
