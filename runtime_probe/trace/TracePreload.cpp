@@ -9,6 +9,8 @@
 // forwarded), which the dispatcher never sees.
 #include "SyncOps.h"
 
+#include <torch/csrc/autograd/autograd.h> // the declarations interposed below
+#include <torch/cuda.h>
 #include <torch/version.h>
 
 #include <dlfcn.h>
@@ -212,6 +214,19 @@ struct Init {
 
 } // namespace
 
+/// The next definition of the interposed function `Self` (libtorch's), looked up by Self's own
+/// mangled name, so that the name follows the libtorch headers this library is built against.
+void *nextDefinition(void *Self) {
+  Dl_info D{};
+  void *Next = dladdr(Self, &D) && D.dli_sname ? dlsym(RTLD_NEXT, D.dli_sname) : nullptr;
+  if (!Next) {
+    std::fprintf(stderr, "torchlint-trace: cannot find libtorch's %s (ABI mismatch?)\n",
+                 D.dli_sname ? D.dli_sname : "interposed function");
+    std::abort();
+  }
+  return Next;
+}
+
 // torch::autograd::backward(...): Tensor::backward() and torch::autograd::backward() end here in
 // libtorch 1.13 and 2.x (VariableTypeManual's _backward); one call from outside another is one
 // step. Counted, then forwarded to libtorch's own definition.
@@ -223,8 +238,7 @@ void backward(const std::vector<at::Tensor> &tensors, const std::vector<at::Tens
     ++gSteps;
   using Fn = void (*)(const std::vector<at::Tensor> &, const std::vector<at::Tensor> &, c10::optional<bool>, bool,
                       const std::vector<at::Tensor> &);
-  static Fn Real = reinterpret_cast<Fn>(
-      dlsym(RTLD_NEXT, "_ZN5torch8autograd8backwardERKSt6vectorIN2at6TensorESaIS3_EES7_N3c108optionalIbEEbS7_"));
+  static Fn Real = reinterpret_cast<Fn>(nextDefinition(reinterpret_cast<void *>(static_cast<Fn>(&backward))));
   struct Done {
     ~Done() { --Nested; }
   } D;
@@ -241,8 +255,7 @@ void synchronize(int64_t device_index) {
     record("explicit synchronize", "torch::cuda::synchronize");
   }
   using Fn = void (*)(int64_t);
-  static Fn Real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "_ZN5torch4cuda11synchronizeEl"));
-  if (Real)
-    Real(device_index);
+  static Fn Real = reinterpret_cast<Fn>(nextDefinition(reinterpret_cast<void *>(&synchronize)));
+  Real(device_index);
 }
 } // namespace torch::cuda
