@@ -206,8 +206,9 @@ std::string toMarkdown(const RunInfo &info, const std::vector<CaseResult> &cases
     if (!C.timed)
       continue;
     auto pair = [&](int64_t Counts::*F) { return countedOther(C.before, F) + " → " + countedOther(C.after, F); };
+    const char *NotCited = countsNotCitedWhy(C.check);
     O << "| " << C.check << " | " << C.name << " | " << countedSyncs(C.before) << " → " << countedSyncs(C.after)
-      << " | " << pair(&Counts::copies) << " | " << pair(&Counts::leaf_ops) << " | " << pair(&Counts::top_level_ops)
+      << (NotCited ? std::string(" (not cited: ") + NotCited + ")" : std::string()) << " | " << pair(&Counts::copies) << " | " << pair(&Counts::leaf_ops) << " | " << pair(&Counts::top_level_ops)
       << " | " << pair(&Counts::allocs) << " | " << pair(&Counts::alloc_bytes) << " |\n";
   }
   O << "\n## Seed reproductions\n";

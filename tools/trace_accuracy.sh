@@ -111,7 +111,11 @@ text = ["# Ground truth for the sync checks: `torchlint trace` against the stati
         "On the CPU a `.to(device)` is no copy: a blocking `.to(device)`/`.cpu()` called by the program is counted",
         "as the copy (and sync) it is on CUDA (docs/probe/README.md, limits).", ""]
 for name, d in progs:
-    text += [f"## {d['program']} {' '.join(d['args'])}".rstrip(), "",
+    title = f"{d['program']} {' '.join(d['args'])}".rstrip()
+    if name.startswith("pytorch-examples-"):
+        p = name[len("pytorch-examples-"):-len(".json")]
+        title = f"pytorch/examples `cpp/{p}/{p}.cpp` (github.com/pytorch/examples, commit 77f55b9, unchanged)"
+    text += [f"## {title}", "",
              f"{d['steps']} steps ({d['step']}); {d['syncs']} counted calls in all; "
              f"{'complete' if d['complete'] else 'FAILED: ' + str(d['failure'])}. JSON: `{out}/{name}`.", "",
              "| source line | syncs/step | steps seen | rule | static finding | verdict | why |",
