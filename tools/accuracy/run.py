@@ -112,7 +112,7 @@ def layout(repo, mirror, workdir):
 
 
 def flags_for(repo, dest):
-    incs = []
+    incs = [dest]  # the repository's root, as its build adds it
     for i in repo.get("includes", []):
         if i == "*":
             for d, _, files in os.walk(dest):
