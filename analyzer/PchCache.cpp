@@ -1,5 +1,6 @@
 #include "PchCache.h"
 #include "JsonFile.h"
+#include "Recovery.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
@@ -166,8 +167,17 @@ struct BlockWatcher : PPCallbacks {
     if (!SM.isWrittenInMainFile(HashLoc))
       return;
     Direct.push_back(File);
-    Bad.push_back(!File || FileType == SrcMgr::C_User);
+    Bad.push_back(!File || userFile(File->getName(), FileType));
     Current = static_cast<int>(Direct.size()) - 1;
+  }
+  bool FileNotFound(StringRef) override {
+    if (FirstMissing < 0) // a header missing in (or under) direct include Current
+      FirstMissing = Current < 0 ? 0 : Current;
+    return false;
+  }
+  /// The user's own file (libtorch's headers are not, even when included with -I).
+  static bool userFile(StringRef Name, SrcMgr::CharacteristicKind FileType) {
+    return FileType == SrcMgr::C_User && !isLibtorchFile(Name);
   }
   void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind FileType,
                    FileID) override {
@@ -176,18 +186,21 @@ struct BlockWatcher : PPCallbacks {
     FileID F = SM.getFileID(Loc);
     if (F == SM.getMainFileID() || !SM.getFileEntryRefForID(F))
       return;
-    if (FileType == SrcMgr::C_User)
+    if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(F); FE && userFile(FE->getName(), FileType))
       Bad[Current] = true;
   }
   SourceManager &SM;
   std::vector<OptionalFileEntryRef> Direct;
   std::vector<bool> Bad;
   int Current = -1;
+  /// The direct include under which a header was missing, or -1.
+  int FirstMissing = -1;
 };
 
 class BlockPchAction : public GeneratePCHAction {
 public:
   size_t Count = 0, Good = 0;
+  int FirstMissing = -1;
   std::vector<Dep> Deps;
   std::string Block;
 
@@ -202,6 +215,7 @@ protected:
     CompilerInstance &CI = getCompilerInstance();
     HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
     Count = Watcher->Direct.size();
+    FirstMissing = Watcher->FirstMissing;
     Good = 0;
     for (size_t I = 0; I < Count; ++I) {
       if (Watcher->Bad[I] || !HS.isFileMultipleIncludeGuarded(*Watcher->Direct[I]))
@@ -378,6 +392,16 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
 
     Manifest Out;
     Out.Deps = Act.Deps;
+    if (!OK && Act.FirstMissing >= 0 && static_cast<size_t>(Act.FirstMissing) < Keep) {
+      // A header missing under include K (a CPU-only libtorch's CUDA headers, say): precompile
+      // what comes before it; the TU parses the rest itself and recovers (Recovery.h).
+      sys::fs::remove(Tmp);
+      Out.Status = "truncate";
+      Out.Keep = static_cast<unsigned>(Act.FirstMissing);
+      writeManifest(ManifestPath, Out);
+      Keep = Out.Keep;
+      continue;
+    }
     if (!OK || Act.Count != Keep) {
       Out.Status = "none";
       Out.Why = "the include block does not compile on its own";
