@@ -383,3 +383,36 @@ TEST(LibraryCode, LibtorchIncludedWithDashIIsNeverReported) {
   EXPECT_EQ(0u, R.linesWith("lt/include/torch")) << R.all();
   EXPECT_EQ(1u, R.linesWith("train.cpp:6:22: warning:")) << R.all();
 }
+
+// The PCH of the include block is keyed on what the block resolves to, not on the whole command
+// line (issue 14, item 7): TUs that differ only in unrelated -I folders share one; a folder that
+// shadows a header the block reads, a -D or a -std builds another.
+TEST(Pch, SharedAcrossUnrelatedIncludeFolders) {
+  Scratch S;
+  S.write("a.cpp", TrainLoop);
+  S.write("b.cpp", TrainLoop);
+  S.write("unrelated1/project/util.h", "#pragma once\n");
+  S.write("unrelated2/other.h", "#pragma once\n");
+  S.write("shadow/torch/torch.h", "#pragma once\n#include <torchlint_mini.h>\n");
+  S.write("shadow/c10/macros/Macros.h", "#pragma once\n"); // a libtorch: may be precompiled with -I
+  auto Pch = [&](const std::string &Args) {
+    Result R = S.torchlint("--no-cache --accel-log --cache-dir=cache " + Args);
+    EXPECT_EQ(1, R.RC) << R.all();
+    if (R.linesWith("pch built"))
+      return std::string("built");
+    return std::string(R.linesWith("pch reused") ? "reused" : "none: " + R.Err);
+  };
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -I unrelated1"));
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -I unrelated2"));
+  EXPECT_EQ("reused", Pch("a.cpp -- " + S.flags() + " -I unrelated2 -iquote unrelated1"));
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags()));
+  // Another <torch/torch.h> first on the search path: another resolution.
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -I shadow"));
+  // Flags that change what the headers mean.
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -I unrelated1 -DTORCH_API_INCLUDE_EXTENSION_H"));
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -std=c++20"));
+  // And each of them is reused in turn.
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -I unrelated2 -I shadow"));
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -DTORCH_API_INCLUDE_EXTENSION_H"));
+}
+
