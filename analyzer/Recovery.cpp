@@ -185,9 +185,16 @@ private:
     bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
       if (const auto *E = dyn_cast_or_null<Expr>(S); E && E->containsErrors()) {
         // `log->info("{}", loss.item<float>())` with `log` of an unknown type: the call has
-        // errors, `loss.item<float>()` has none and can still be judged.
+        // errors, its argument `loss.item<float>()` has none and can still be judged.
+        // Not the callee: `torch::cuda::synchronize(args.device())` is a call with errors even
+        // though its callee is typed.
         add(Out.Errors, E->getSourceRange());
-        for (const Stmt *Child : S->children())
+        std::vector<const Stmt *> Children(S->child_begin(), S->child_end());
+        if (const auto *Call = dyn_cast<CallExpr>(E))
+          Children.assign(Call->arg_begin(), Call->arg_end());
+        else if (const auto *R = dyn_cast<RecoveryExpr>(E); R && !R->subExpressions().empty())
+          Children.assign(R->subExpressions().begin() + 1, R->subExpressions().end());
+        for (const Stmt *Child : Children)
           if (const auto *CE = dyn_cast_or_null<Expr>(Child); CE && !CE->containsErrors())
             add(Out.Typed, CE->getSourceRange());
       }
