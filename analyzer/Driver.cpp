@@ -359,12 +359,34 @@ torchlint::ReportOptions reportOptions() {
 
 } // namespace
 
+/// `torchlint trace [options] -- PROGRAM [ARGS...]`: runs tools/torchlint_trace.py (issue 15), with
+/// the preload library built next to this binary (../lib/libtorchlint-trace.so) when there is one.
+static int traceMain(int argc, const char **argv) {
+  std::string Script = torchlint::torchlintHome() + "/tools/torchlint_trace.py";
+  auto Python = sys::findProgramByName("python3");
+  if (!Python || !sys::fs::exists(Script)) {
+    errs() << "torchlint trace: error: needs python3 and " << Script << "\n";
+    return 2;
+  }
+  SmallString<256> Lib(sys::path::parent_path(sys::path::parent_path(
+      sys::fs::getMainExecutable("torchlint", (void *)&traceMain))));
+  sys::path::append(Lib, "lib", "libtorchlint-trace.so");
+  if (sys::fs::exists(Lib) && !getenv("TORCHLINT_TRACE_LIB"))
+    setenv("TORCHLINT_TRACE_LIB", Lib.c_str(), 1);
+  std::vector<StringRef> Args{*Python, Script};
+  for (int I = 1; I < argc; ++I)
+    Args.push_back(argv[I]);
+  return sys::ExecuteAndWait(*Python, Args);
+}
+
 int main(int argc, const char **argv) {
   // The CLI decides the traversal scope itself (Accel.cpp; none with --no-accel).
   torchlint::setModuleLimitsTraversal(false);
   InitLLVM X(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "merge")
     return torchlint::mergeMain(argc - 1, argv + 1);
+  if (argc > 1 && StringRef(argv[1]) == "trace")
+    return traceMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
@@ -383,6 +405,7 @@ int main(int argc, const char **argv) {
                                    "torchlint: finds performance anti-patterns in libtorch training code\n\n"
                                    "  torchlint [options] FILE... [-- COMPILER FLAGS]\n"
                                    "  torchlint merge OUT IN...   (merge --shard results; see merge --help)\n"
+                                   "  torchlint trace [opts] -- PROGRAM [ARGS]  (count would-be syncs per line)\n"
                                    "  exit codes: 0 clean, 1 findings, 2 tool or input error, 3 both\n",
                                    &errs()))
     return 2;

@@ -199,10 +199,20 @@ std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir) {
       P.Device = Device;
       P.Source = std::string(Rel);
       P.Speedup = *Speedup;
-      if (const auto *B = C->getObject("before"))
+      // "counts_cited": false: counted syncs a CUDA run would not have (the probe says why).
+      bool Cited = C->getBoolean("counts_cited").value_or(true);
+      auto counted = [Cited](const llvm::json::Object *Side) {
+        const llvm::json::Object *K = Cited && Side ? Side->getObject("counted") : nullptr;
+        return K ? K->getNumber("syncs_per_step").value_or(-1) : -1;
+      };
+      if (const auto *B = C->getObject("before")) {
         P.BeforeMs = B->getNumber("median_ms").value_or(0);
-      if (const auto *A = C->getObject("after"))
+        P.BeforeSyncs = counted(B);
+      }
+      if (const auto *A = C->getObject("after")) {
         P.AfterMs = A->getNumber("median_ms").value_or(0);
+        P.AfterSyncs = counted(A);
+      }
       auto It = Best.find(P.Check);
       if (It == Best.end() || std::make_pair(isGpu(P.Device), P.Speedup) >
                                   std::make_pair(isGpu(It->second.Device), It->second.Speedup))
@@ -220,6 +230,13 @@ std::string describeProbe(const ProbeResult &P) {
   if (!P.Device.empty())
     S += " on " + P.Device;
   S += " (" + P.Source + ")";
+  if (P.AfterSyncs >= 0 && P.BeforeSyncs > P.AfterSyncs) {
+    double D = P.BeforeSyncs - P.AfterSyncs;
+    S += llvm::formatv("; removes {0} host-device sync{1} per step, counted by the probe",
+                       D == double(int64_t(D)) ? llvm::formatv("{0}", int64_t(D)).str() : llvm::formatv("{0:F2}", D).str(),
+                       D == 1 ? "" : "s")
+             .str();
+  }
   return S;
 }
 

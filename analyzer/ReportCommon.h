@@ -40,11 +40,15 @@ std::vector<FileCount> countByFile(const RunResult &R);
 struct ProbeResult {
   std::string Check, Case, Device, Source; // Source: the JSON file, relative to ProbeDir's parent's parent
   double Speedup = 0, BeforeMs = 0, AfterMs = 0;
+  /// Operators per step that would synchronise on CUDA, counted from the dispatcher
+  /// ("counted.syncs_per_step", issue 15); negative when the JSON has no count.
+  double BeforeSyncs = -1, AfterSyncs = -1;
 };
 /// Best-evidence probe result per check: a GPU run over a CPU one, then the highest speedup.
 /// Cases that were not equivalent are ignored. Empty when ProbeDir has no results.
 std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir);
-/// "measured 3.9x faster (12.3 ms -> 3.1 ms per step) on NVIDIA H100 (docs/probe/x.json)"
+/// "measured 3.9x faster (12.3 ms -> 3.1 ms per step) on NVIDIA H100 (docs/probe/x.json)", then
+/// "; removes 1 host-device sync per step, counted by the probe" when the fix removes counted syncs.
 std::string describeProbe(const ProbeResult &P);
 
 } // namespace torchlint

@@ -128,6 +128,14 @@ Stats measure(const std::string &label, Variant &v, const Ctx &ctx, const Measur
     v.step();
   deviceSynchronize(ctx);
 
+  // Counted, not timed: the callbacks cost time.
+  S.counted = countSteps([&v] { v.step(); }, opt.count_steps);
+  deviceSynchronize(ctx);
+  if (!ctx.cuda()) {
+    S.syncs_per_step = S.counted->perStep(S.counted->syncs);
+    S.syncs_source = "dispatcher";
+  }
+
 #if PROBE_CUDA
   if (ctx.cuda()) {
     c10::DeviceIndex Dev = ctx.device.has_index() ? ctx.device.index() : c10::cuda::current_device();
@@ -147,6 +155,7 @@ Stats measure(const std::string &label, Variant &v, const Ctx &ctx, const Measur
     WarningNs::set_warning_handler(Old);
     torch::cuda::synchronize();
     S.syncs_per_step = double(Counter.Count.load()) / opt.steps_per_rep;
+    S.syncs_source = "cuda-sync-debug-mode";
     auto Stats = c10::cuda::CUDACachingAllocator::getDeviceStats(Dev);
     S.peak_bytes = int64_t(Stats.allocated_bytes[0].peak); // [0]: StatType::AGGREGATE
   }

@@ -37,12 +37,49 @@ std::string num(double V, int Digits = 4) {
   return B;
 }
 
+/// The counted metrics (Counting.h): per step, over `steps` untimed steps.
+std::string countedJson(const Stats &S) {
+  if (!S.counted)
+    return "null";
+  const Counts &K = *S.counted;
+  std::ostringstream O;
+  O << "{\"steps\": " << K.steps << ", \"syncs_per_step\": " << num(K.perStep(K.syncs)) << ", \"sync_ops\": {";
+  bool First = true;
+  for (const auto &[Rule, N] : K.sync_rules) {
+    O << (First ? "" : ", ") << jsonString(Rule) << ": " << num(K.perStep(N));
+    First = false;
+  }
+  O << "}, \"copies_per_step\": " << num(K.perStep(K.copies))
+    << ", \"dispatches_per_step\": " << num(K.perStep(K.dispatches))
+    << ", \"leaf_ops_per_step\": " << num(K.perStep(K.leaf_ops))
+    << ", \"top_level_ops_per_step\": " << num(K.perStep(K.top_level_ops))
+    << ", \"allocs_per_step\": " << num(K.perStep(K.allocs))
+    << ", \"alloc_bytes_per_step\": " << num(K.perStep(K.alloc_bytes), 10) << "}";
+  return O.str();
+}
+
+std::string syncsJson(const Stats &S) {
+  std::ostringstream O;
+  O << "\"syncs_per_step\": " << (S.syncs_per_step ? num(*S.syncs_per_step) : "null")
+    << ", \"syncs_source\": " << (S.syncs_per_step ? jsonString(S.syncs_source) : "null");
+  return O.str();
+}
+
+/// Cases whose counted syncs a CUDA run would not have: the docs and the reports do not cite them
+/// ("counts_cited": false in the JSON, with the reason).
+const char *countsNotCitedWhy(const std::string &Check) {
+  if (Check == "torch-data-parallel")
+    return "on the probe's one device, data_parallel's module, input and output moves target the device the "
+           "tensors are already on: counted as requested copies on the CPU, no copy on CUDA";
+  return nullptr;
+}
+
 std::string statsJson(const Stats &S) {
   std::ostringstream O;
   O << "{\"median_ms\": " << num(S.median_ms) << ", \"p10_ms\": " << num(S.p10_ms)
-    << ", \"p90_ms\": " << num(S.p90_ms) << ", \"syncs_per_step\": "
-    << (S.syncs_per_step ? num(*S.syncs_per_step) : "null")
-    << ", \"peak_bytes\": " << (S.peak_bytes ? std::to_string(*S.peak_bytes) : "null") << "}";
+    << ", \"p90_ms\": " << num(S.p90_ms) << ", " << syncsJson(S)
+    << ", \"peak_bytes\": " << (S.peak_bytes ? std::to_string(*S.peak_bytes) : "null")
+    << ",\n       \"counted\": " << countedJson(S) << "}";
   return O.str();
 }
 
@@ -55,6 +92,25 @@ std::string fixed(double V, int Prec) {
 std::string ms(double V) { return V >= 100 ? fixed(V, 0) : V >= 10 ? fixed(V, 1) : fixed(V, 2); }
 
 std::string syncs(const Stats &S) { return S.syncs_per_step ? fixed(*S.syncs_per_step, 1) : "NA"; }
+
+/// "1 (item)" or "3 (bool-index 2, nonzero 1)": counted syncs per step and the rules behind them.
+std::string countedSyncs(const Stats &S) {
+  if (!S.counted)
+    return "NA";
+  const Counts &K = *S.counted;
+  std::string O = num(K.perStep(K.syncs), 3);
+  std::string Why;
+  for (const auto &[Rule, N] : K.sync_rules)
+    Why += (Why.empty() ? "" : ", ") + Rule + (K.sync_rules.size() > 1 ? " " + num(K.perStep(N), 3) : "");
+  return Why.empty() ? O : O + " (" + Why + ")";
+}
+
+std::string countedOther(const Stats &S, int64_t Counts::*Field) {
+  if (!S.counted)
+    return "NA";
+  double V = S.counted->perStep((*S.counted).*Field);
+  return fixed(V, V == std::floor(V) ? 0 : 2);
+}
 
 std::string mib(const Stats &S) {
   return S.peak_bytes ? fixed(double(*S.peak_bytes) / (1024.0 * 1024.0), 1) : "NA";
@@ -85,7 +141,10 @@ std::string toJson(const RunInfo &info, const std::vector<CaseResult> &cases, co
       << ",\n     \"before\": " << statsJson(C.before) << ",\n     \"after\": " << statsJson(C.after)
       << ",\n     \"speedup\": " << (C.timed ? num(C.speedup()) : "null")
       << ", \"equivalent\": " << (C.equivalent ? "true" : "false")
-      << ", \"after_source\": " << jsonString(C.after_source) << "}";
+      << ", \"after_source\": " << jsonString(C.after_source);
+    if (const char *Why = countsNotCitedWhy(C.check))
+      O << ",\n     \"counts_cited\": false, \"counts_not_cited_why\": " << jsonString(Why);
+    O << "}";
   }
   O << "\n  ],\n  \"seeds\": [";
   for (size_t I = 0; I < seeds.size(); ++I) {
@@ -94,8 +153,8 @@ std::string toJson(const RunInfo &info, const std::vector<CaseResult> &cases, co
     for (size_t J = 0; J < S.stages.size(); ++J) {
       const StageResult &St = S.stages[J];
       O << (J ? ",\n" : "\n") << "      {\"label\": " << jsonString(St.label)
-        << ", \"median_ms\": " << num(St.stats.median_ms) << ", \"syncs_per_step\": "
-        << (St.stats.syncs_per_step ? num(*St.stats.syncs_per_step) : "null") << "}";
+        << ", \"median_ms\": " << num(St.stats.median_ms) << ", " << syncsJson(St.stats)
+        << ",\n       \"counted\": " << countedJson(St.stats) << "}";
     }
     O << "\n    ]}";
   }
@@ -118,8 +177,9 @@ std::string toMarkdown(const RunInfo &info, const std::vector<CaseResult> &cases
     << info.options.steps_per_rep << " steps; ms per step |\n\n";
   if (info.device != "cuda")
     O << "**CPU run.** Host-device synchronisations cost nothing on the CPU, so the sync checks show about "
-         "1x here; these numbers check equivalence and plumbing. Syncs per step and peak memory are measured "
-         "on CUDA only (NA). On a shared machine (see the load above) CPU timings vary by 10-20% between runs: "
+         "1x here; these timings check equivalence and plumbing. Syncs per step are **counted** from the "
+         "dispatcher (`\"syncs_source\": \"dispatcher\"`: the operators that would synchronise on CUDA, "
+         "docs/probe/README.md), not measured on a GPU; peak memory is measured on CUDA only (NA). On a shared machine (see the load above) CPU timings vary by 10-20% between runs: "
          "read speedups within 0.85x-1.15x as no difference.\n\n";
   if (info.quick)
     O << "**--quick run**: few repetitions; timings are indicative only.\n\n";
@@ -136,15 +196,32 @@ std::string toMarkdown(const RunInfo &info, const std::vector<CaseResult> &cases
       O << "- | - | - | - | - | ";
     O << (C.equivalent ? "yes" : "**NO**") << " (" << C.equivalence_detail << ") | " << C.after_source << " |\n";
   }
+  O << "\n## Counted per step (dispatcher and allocators; the same on every machine)\n\n"
+       "syncs: operators that would synchronise on CUDA (rule); copies: host-device copies requested; "
+       "leaf ops: operator calls that dispatch no other (kernels); top-level: calls from the program; "
+       "allocs: allocator calls (bytes).\n\n"
+       "| check | case | syncs before → after | copies | leaf ops | top-level ops | allocs | alloc bytes |\n"
+       "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const CaseResult &C : cases) {
+    if (!C.timed)
+      continue;
+    auto pair = [&](int64_t Counts::*F) { return countedOther(C.before, F) + " → " + countedOther(C.after, F); };
+    const char *NotCited = countsNotCitedWhy(C.check);
+    O << "| " << C.check << " | " << C.name << " | " << countedSyncs(C.before) << " → " << countedSyncs(C.after)
+      << (NotCited ? std::string(" (not cited: ") + NotCited + ")" : std::string()) << " | " << pair(&Counts::copies) << " | " << pair(&Counts::leaf_ops) << " | " << pair(&Counts::top_level_ops)
+      << " | " << pair(&Counts::allocs) << " | " << pair(&Counts::alloc_bytes) << " |\n";
+  }
   O << "\n## Seed reproductions\n";
   for (const SeedResult &S : seeds) {
     O << "\n### " << S.name << "\n\n" << S.what << "\n\n| stage | ms/step (p10-p90) | vs first | syncs/step | "
-      "equivalent to first |\n| --- | --- | ---: | --- | --- |\n";
+      "copies | leaf ops | allocs | equivalent to first |\n| --- | --- | ---: | --- | --- | --- | --- | --- |\n";
     double First = S.stages.empty() ? 0 : S.stages.front().stats.median_ms;
     for (const StageResult &St : S.stages)
       O << "| " << St.label << " | " << ms(St.stats.median_ms) << " (" << ms(St.stats.p10_ms) << "-"
         << ms(St.stats.p90_ms) << ") | " << fixed(St.stats.median_ms > 0 ? First / St.stats.median_ms : 0, 2)
-        << "x | " << syncs(St.stats) << " | " << (St.equivalent ? "yes" : "**NO**") << " ("
+        << "x | " << countedSyncs(St.stats) << " | " << countedOther(St.stats, &Counts::copies) << " | "
+        << countedOther(St.stats, &Counts::leaf_ops) << " | " << countedOther(St.stats, &Counts::allocs) << " | "
+        << (St.equivalent ? "yes" : "**NO**") << " ("
         << St.equivalence_detail << ") |\n";
   }
   O << "\n## What each case does\n\n";

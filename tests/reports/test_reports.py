@@ -396,7 +396,8 @@ class Html(Base):
             json.dump({"device": "NVIDIA H100", "torch_version": "2.11", "cuda_version": "13.0",
                        "cases": [{"check": "torch-create-then-move", "name": "create", "speedup": 3.9,
                                   "equivalent": True, "after_source": "fixit",
-                                  "before": {"median_ms": 7.8}, "after": {"median_ms": 2.0}},
+                                  "before": {"median_ms": 7.8, "counted": {"syncs_per_step": 1}},
+                                  "after": {"median_ms": 2.0, "counted": {"syncs_per_step": 0}}},
                                  {"check": "torch-sync-item", "name": "bad", "speedup": 9.0, "equivalent": False}],
                        "seeds": []}, f)
         out = os.path.join(self.dir, "r.html")
@@ -406,7 +407,8 @@ class Html(Base):
         page = open(out).read()
         self.assertIn('<span class="del">-  auto x = torch::rand({8}).cuda();</span>', page)
         self.assertIn('<span class="add">+  auto x = torch::rand({8}, torch::TensorOptions().device(torch::kCUDA));</span>', page)
-        self.assertIn("Runtime probe: measured 3.9x faster (7.80 ms -&gt; 2.00 ms per step) on NVIDIA H100 (docs/probe/cuda-h100.json)", page)
+        self.assertIn("Runtime probe: measured 3.9x faster (7.80 ms -&gt; 2.00 ms per step) on NVIDIA H100 (docs/probe/cuda-h100.json)"
+                      "; removes 1 host-device sync per step, counted by the probe", page)
         self.assertNotIn("9.0x", page)  # not equivalent: not cited
         # Markdown shows the same diff and speedup.
         md = os.path.join(self.dir, "r.md")

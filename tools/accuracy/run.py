@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""torchlint's accuracy benchmark on public libtorch repositories.
+
+Lays out the repositories of tools/accuracy/repos.json (pinned commits, from `fetch` mirrors), runs the
+torchlint CLI on them as a user would (the repository's files, its folders on -I, one libtorch), and
+compares every finding with the judged verdicts in tools/accuracy/verdicts.json (TP / FP / debatable,
+with the reason) and the judged misses in tools/accuracy/misses.json. Writes docs/accuracy.md and
+docs/accuracy.json.
+
+    python3 tools/accuracy/run.py --torchlint build/bin/torchlint [--mirror /work/.mirror]
+
+CI cannot fetch, so this is a benchmark to run by hand; test_compare.py tests the comparison offline.
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+LINE_TOLERANCE = 3
+# What is laid out of each repository: its C and C++ sources (snapshots lack large data files).
+SOURCES = (".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".hxx", ".inl", ".cu", ".cuh")  # verdicts survive small line shifts of the audited code
+
+
+def load(name):
+    with open(os.path.join(HERE, name)) as f:
+        return json.load(f)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Comparison (pure; unit-tested by test_compare.py)
+
+def _key(e):
+    return (e["repo"], e["file"], e["check"])
+
+
+def match(findings, verdicts, misses, tol=LINE_TOLERANCE):
+    """Gives each finding a verdict: the nearest unused judged verdict (or judged miss, which is a
+    true positive) of the same repo, file and check within tol lines; 'unjudged' otherwise.
+    Returns (judged findings, misses still missed)."""
+    pool = collections.defaultdict(list)
+    for v in verdicts:
+        pool[_key(v)].append(dict(v))
+    for m in misses:
+        pool[_key(m)].append(dict(m, verdict="TP", why="judged miss, now found: " + m.get("why", ""), miss=True))
+    out = []
+    for f in sorted(findings, key=lambda f: (f["repo"], f["file"], f["line"], f["check"])):
+        cands = [v for v in pool[_key(f)] if not v.get("_used") and abs(v["line"] - f["line"]) <= tol]
+        if cands:
+            v = min(cands, key=lambda v: abs(v["line"] - f["line"]))
+            v["_used"] = True
+            out.append(dict(f, verdict=v["verdict"], why=v.get("why", ""), miss_found=bool(v.get("miss"))))
+        else:
+            out.append(dict(f, verdict="unjudged", why="", miss_found=False))
+    missed = [m for m in misses if not any(v.get("miss") and v.get("_used") and _key(v) == _key(m) and v["line"] == m["line"]
+                                           for v in pool[_key(m)])]
+    return out, missed
+
+
+def per_check(judged, missed):
+    """Rows per check: findings, TP, FP, debatable, unjudged, precision, misses, recall."""
+    rows = collections.OrderedDict()
+    checks = sorted({j["check"] for j in judged} | {m["check"] for m in missed})
+    for c in checks + ["all"]:
+        js = [j for j in judged if c == "all" or j["check"] == c]
+        ms = [m for m in missed if c == "all" or m["check"] == c]
+        tp = sum(j["verdict"] == "TP" for j in js)
+        fp = sum(j["verdict"] == "FP" for j in js)
+        deb = sum(j["verdict"] == "debatable" for j in js)
+        unj = sum(j["verdict"] == "unjudged" for j in js)
+        rows[c] = {
+            "findings": len(js), "TP": tp, "FP": fp, "debatable": deb, "unjudged": unj,
+            "precision": (tp / (tp + fp)) if tp + fp else None,
+            "misses": len(ms),
+            "recall": (tp / (tp + len(ms))) if tp + len(ms) else None,
+        }
+    return rows
+
+
+def pct(x):
+    return "n/a" if x is None else "%.0f%%" % (100 * x)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Running torchlint on the repositories
+
+def layout(repo, mirror, workdir):
+    dest = os.path.join(workdir, repo["name"])
+    stamp = os.path.join(dest, ".torchlint-accuracy-commit")
+    if os.path.exists(stamp) and open(stamp).read().strip() == repo["commit"]:
+        return dest
+    src = repo["source"].split(":", 1)[-1].replace("/", "+")
+    git = os.path.join(mirror, src, "repo")
+    if not os.path.isdir(git):
+        raise SystemExit("run.py: no mirror of %s at %s (fetch it with the fetch tool, or pass --mirror)" % (repo["source"], git))
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    tree = subprocess.run(["git", "-C", git, "ls-tree", "-r", "-z", "--name-only", repo["commit"]], check=True,
+                          stdout=subprocess.PIPE).stdout.decode().split("\0")
+    paths = [p for p in tree if p.endswith(SOURCES)]
+    archive = subprocess.run(["git", "-C", git, "archive", repo["commit"], "--"] + paths, check=True, stdout=subprocess.PIPE).stdout
+    subprocess.run(["tar", "-x", "-C", dest], input=archive, check=True)
+    with open(stamp, "w") as f:
+        f.write(repo["commit"] + "\n")
+    return dest
+
+
+def flags_for(repo, dest):
+    incs = []
+    for i in repo.get("includes", []):
+        if i == "*":
+            for d, _, files in os.walk(dest):
+                if any(f.endswith((".h", ".hpp", ".hh", ".cuh")) for f in files):
+                    incs.append(d)
+        else:
+            incs.append(os.path.join(dest, i))
+    flags = ["-x", "c++"]
+    if repo.get("torch", 1) == 2:
+        t2 = os.path.join(ROOT, ".deps", "libtorch-2", "include")
+        flags += ["-std=c++20", "-isystem", t2, "-isystem", os.path.join(t2, "torch", "csrc", "api", "include")]
+    else:
+        flags += ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include"]  # Debian's libtorch-dev
+    flags += repo.get("flags", [])
+    for d in sorted(set(incs)):
+        flags += ["-I", d]
+    return flags
+
+
+def run_repo(repo, torchlint, dest, cache, jobs):
+    files = []
+    for g in repo["files"]:
+        files += sorted(glob.glob(os.path.join(dest, g)))
+    files = sorted(set(files))
+    out = os.path.join(dest, ".torchlint-findings.json")
+    cmd = [torchlint, "--format=json", "--output=" + out, "--cache-dir=" + cache, "-j", str(jobs)] + files + ["--"] + flags_for(repo, dest)
+    t0 = time.time()
+    p = subprocess.run(cmd, cwd=dest, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.time() - t0
+    if p.returncode not in (0, 1, 2, 3) or not os.path.exists(out):
+        raise SystemExit("run.py: torchlint failed on %s (exit %d):\n%s" % (repo["name"], p.returncode, p.stderr[-4000:]))
+    with open(out) as f:
+        data = json.load(f)
+    rel = lambda p: os.path.relpath(p, dest) if os.path.isabs(p) else p
+    findings, errors = [], []
+    for x in data.get("findings", []):
+        if x["check"].startswith("clang-diagnostic"):  # the compiler's own diagnostics: input problems
+            errors.append("%s:%d: %s" % (rel(x["file"]), x["line"], x["message"]))
+            continue
+        findings.append({"repo": repo["name"], "file": rel(x["file"]), "line": x["line"], "column": x.get("column", 0),
+                         "check": x["check"], "message": x["message"]})
+    for e in data.get("errors", []):
+        text = e if isinstance(e, str) else json.dumps(e)
+        errors.append(text.replace(dest + "/", ""))
+    return {"files": [rel(f) for f in files], "findings": findings, "errors": errors, "wall_s": wall,
+            "exit": p.returncode, "stderr": p.stderr.replace(dest + "/", "")[-2000:]}
+
+
+def files_with_input_errors(res):
+    """The files where the compiler reported an error (a missing header, mostly), with the first message;
+    before the missing-include recovery, such a TU was analysed as nothing past the error."""
+    bad = collections.OrderedDict()
+    for e in res["errors"]:
+        f = e.split(":", 1)[0]
+        bad.setdefault(f, e.strip()[:200])
+    return bad
+
+
+def write_report(manifest, results, judged, missed, rows, total_wall, pch_builds, cmd, path_md, path_json):
+    L = []
+    L.append("# Accuracy on public libtorch code\n")
+    L.append("Generated by `tools/accuracy/run.py` from the judged verdicts in `tools/accuracy/verdicts.json` and the "
+             "judged misses in `tools/accuracy/misses.json`; do not edit by hand (the patterns section comes from "
+             "`tools/accuracy/patterns.md`).\n")
+    L.append("Reproduce (needs the mirrors of the repositories below, from the `fetch` tool):\n")
+    L.append("```sh\n%s\n```\n" % cmd)
+    L.append("A finding is matched to a verdict of the same repository, file and check within %d lines. Precision = TP / (TP + FP) "
+             "(debatable findings count in neither); recall = TP / (TP + judged misses still missed). Default checks only "
+             "(levels 0 and 1).\n" % LINE_TOLERANCE)
+    L.append("## Per check\n")
+    L.append("| check | findings | TP | FP | debatable | unjudged | precision | judged misses | recall |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for c, r in rows.items():
+        name = "**all**" if c == "all" else "`%s`" % c
+        L.append("| %s | %d | %d | %d | %d | %d | %s | %d | %s |" % (name, r["findings"], r["TP"], r["FP"], r["debatable"],
+                 r["unjudged"], pct(r["precision"]), r["misses"], pct(r["recall"])))
+    L.append("")
+    L.append("## Repositories\n")
+    L.append("| repository | commit | kind | TUs | findings | files with an input error | wall s |")
+    L.append("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+    nbad = 0
+    for repo in manifest["repos"]:
+        res = results[repo["name"]]
+        bad = files_with_input_errors(res)
+        nbad += len(bad)
+        L.append("| %s (`%s`) | `%s` | %s | %d | %d | %d | %.0f |" % (repo["name"], repo["source"], repo["commit"][:10], repo["kind"],
+                 len(res["files"]), len(res["findings"]), len(bad), res["wall_s"]))
+    L.append("")
+    L.append("Audit: %d translation units in %.0f s wall (-j%d, cold cache: every result computed), %d precompiled libtorch "
+             "header(s) built; %d file(s) with an input error.\n" % (sum(len(r["files"]) for r in results.values()), total_wall,
+             results["_jobs"], pch_builds, nbad))
+    if nbad:
+        L.append("### Input errors\n")
+        for repo in manifest["repos"]:
+            for f, e in files_with_input_errors(results[repo["name"]]).items():
+                L.append("- %s `%s`: %s" % (repo["name"], f, e.replace("|", "\\|")))
+        L.append("")
+    L.append("## Every finding\n")
+    L.append("| repository | file:line | check | verdict | why |")
+    L.append("| --- | --- | --- | --- | --- |")
+    for j in judged:
+        L.append("| %s | `%s:%d` | `%s` | %s | %s |" % (j["repo"], j["file"], j["line"], j["check"], j["verdict"], j["why"].replace("|", "\\|")))
+    L.append("")
+    L.append("## Judged misses still missed\n")
+    if not missed:
+        L.append("None.\n")
+    else:
+        L.append("| repository | file:line | check | why |")
+        L.append("| --- | --- | --- | --- |")
+        for m in missed:
+            L.append("| %s | `%s:%d` | `%s` | %s |" % (m["repo"], m["file"], m["line"], m["check"], m.get("why", "").replace("|", "\\|")))
+        L.append("")
+    pat = os.path.join(HERE, "patterns.md")
+    if os.path.exists(pat):
+        L.append(open(pat).read())
+    with open(path_md, "w") as f:
+        f.write("\n".join(L).rstrip() + "\n")
+    with open(path_json, "w") as f:
+        json.dump({"rows": rows, "findings": judged, "missed": missed, "wall_s": total_wall, "pch_builds": pch_builds,
+                   "errors": {k: v["errors"] for k, v in results.items() if k != "_jobs"}}, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def count_pch(cache):
+    n = 0
+    for d, _, files in os.walk(cache):
+        n += sum(f.endswith(".pch") for f in files)
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--torchlint", default=os.path.join(ROOT, "build", "bin", "torchlint"))
+    ap.add_argument("--mirror", default=os.environ.get("TORCHLINT_MIRROR", "/work/.mirror"))
+    ap.add_argument("--workdir", default=os.environ.get("TORCHLINT_ACCURACY_DIR", "/tmp/torchlint-accuracy"))
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--only", help="comma-separated repository names")
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "accuracy.md"))
+    a = ap.parse_args()
+    if not os.access(a.torchlint, os.X_OK):
+        raise SystemExit("run.py: no torchlint at %s (build it, or pass --torchlint)" % a.torchlint)
+    manifest = load("repos.json")
+    if a.only:
+        keep = set(a.only.split(","))
+        manifest["repos"] = [r for r in manifest["repos"] if r["name"] in keep]
+    verdicts, misses = load("verdicts.json"), load("misses.json")
+    names = {r["name"] for r in manifest["repos"]}
+    verdicts = [v for v in verdicts if v["repo"] in names]
+    misses = [m for m in misses if m["repo"] in names]
+    os.makedirs(a.workdir, exist_ok=True)
+    cache = os.path.join(a.workdir, ".cache")
+    shutil.rmtree(cache, ignore_errors=True)  # cold: every PCH and result computed in this run
+    results, findings = {"_jobs": a.jobs}, []
+    t0 = time.time()
+    for repo in manifest["repos"]:
+        dest = layout(repo, a.mirror, a.workdir)
+        res = run_repo(repo, os.path.abspath(a.torchlint), dest, cache, a.jobs)
+        results[repo["name"]] = res
+        findings += res["findings"]
+        print("%-22s %3d TUs %3d findings %2d errors %5.0f s" % (repo["name"], len(res["files"]), len(res["findings"]),
+              len(files_with_input_errors(res)), res["wall_s"]), flush=True)
+    total = time.time() - t0
+    judged, missed = match(findings, verdicts, misses)
+    rows = per_check(judged, missed)
+    cmd = "python3 tools/accuracy/run.py --torchlint build/bin/torchlint --mirror <fetch mirrors> -j %d" % a.jobs
+    write_report(manifest, results, judged, missed, rows, total, count_pch(cache), cmd, a.out,
+                 os.path.splitext(a.out)[0] + ".json")
+    for c, r in rows.items():
+        print("%-32s findings %3d TP %3d FP %2d deb %2d unjudged %2d precision %5s misses %2d recall %5s" % (
+            c, r["findings"], r["TP"], r["FP"], r["debatable"], r["unjudged"], pct(r["precision"]), r["misses"], pct(r["recall"])))
+    print("wrote", a.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
