@@ -125,6 +125,9 @@ TUAnalysis analyzeTU(tidy::ClangTidyContext &Context, const CompilationDatabase 
                        /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&DE);
   Tool.setDiagnosticConsumer(&DiagConsumer);
+  // No "Error while processing FILE." on stderr: the driver reports a TU's errors itself (one input
+  // problem per file, Recovery.h).
+  Tool.setPrintErrorMessage(false);
   Factory F(Context, BaseFS, Opts, Out);
   Tool.run(&F);
   Out.Errors = DiagConsumer.take();

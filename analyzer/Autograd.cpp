@@ -1,4 +1,5 @@
 #include "Autograd.h"
+#include "Recovery.h"
 #include "AstWalk.h"
 #include "HotCode.h"
 #include "NnModules.h"
@@ -197,7 +198,7 @@ static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth, llvm::Small
         Needs = true; // a call through a pointer or a dependent call: unknown
       return;
     }
-    if (isTorchDecl(Callee) || Callee->getASTContext().getSourceManager().isInSystemHeader(Callee->getLocation()))
+    if (isTorchDecl(Callee) || isLibraryLocation(Callee->getASTContext().getSourceManager(), Callee->getLocation()))
       return;
     const FunctionDecl *Def = nullptr;
     if (!Callee->hasBody(Def) || !Def || Depth >= 4) {

@@ -9,6 +9,7 @@
 #include "InputCheck.h"
 #include "ResultCache.h"
 #include "Progress.h"
+#include "Recovery.h"
 #include "TorchInstall.h"
 #include "TraversalScope.h"
 #include "VerifyFixes.h"
@@ -77,6 +78,11 @@ cl::opt<std::string> Config("config",
                             cl::desc("Configuration in YAML/JSON, as clang-tidy's -config (then .clang-tidy "
                                      "files are not read), e.g. \"{CheckOptions: {torch-x.Opt: 8}}\""),
                             cl::init(""), cl::cat(Category));
+cl::opt<bool> StrictIncludes("strict-includes",
+                             cl::desc("A missing header ends the analysis of its file (an error, exit 2), as in "
+                                      "clang-tidy. Default: the include is skipped, the rest of the file is "
+                                      "analysed, and torchlint says which headers were missing"),
+                             cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
 cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
                               cl::init("auto"), cl::cat(Category));
@@ -140,6 +146,8 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.Checks = Checks.getValue();
   if (HeaderFilter.getNumOccurrences())
     Overrides.HeaderFilterRegex = HeaderFilter.getValue();
+  if (StrictIncludes) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
+    Overrides.CheckOptions["StrictIncludes"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (!Config.empty()) {
     auto Parsed = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config"));
     if (!Parsed) {
@@ -268,7 +276,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     if (!Config.empty())
       Args.push_back("--config=" + Config.getValue());
     for (auto [On, Flag] : {std::pair<bool, const char *>{NoCache, "--no-cache"}, {NoPch, "--no-pch"},
-                            {NoAccel, "--no-accel"}, {AccelLog, "--accel-log"}})
+                            {NoAccel, "--no-accel"}, {AccelLog, "--accel-log"},
+                            {StrictIncludes, "--strict-includes"}})
       if (On)
         Args.push_back(Flag);
     Args.push_back("--cache-dir=" + cacheRoot());
@@ -529,18 +538,33 @@ int main(int argc, const char **argv) {
                                  "with the file); no findings from " + (Files.size() == 1 ? "it" : "them"));
       AnalysisCrashed = true;
     };
+    // One TU's results into R (after foldPartialAnalysis: a TU with missing headers was analysed
+    // partially, Recovery.h).
+    auto Merge = [&](torchlint::RunResult &One) {
+      R.FilesAnalyzed += One.FilesAnalyzed;
+      for (torchlint::Finding &Fd : One.Findings)
+        R.Findings.push_back(std::move(Fd));
+      for (std::string &E : One.Errors)
+        R.Errors.push_back(std::move(E));
+    };
     if (NoAccel) {
-      tidy::ClangTidyContext Context(std::move(KeyProvider));
-      std::vector<tidy::ClangTidyError> Errors;
-      CrashRecoveryContext CRC;
-      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *DB, Todo, BaseFS, /*ApplyAnyFix=*/true); })) {
-        Crashed(Todo);
-        Errors.clear();
+      // As clang-tidy, one TU at a time (each with its own context, so that its results are its own).
+      for (const std::string &F : Todo) {
+        tidy::ClangTidyContext Context(makeOptionsProvider());
+        std::vector<tidy::ClangTidyError> Errors;
+        CrashRecoveryContext CRC;
+        if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *DB, {F}, BaseFS, /*ApplyAnyFix=*/true); })) {
+          Crashed({F});
+          continue;
+        }
+        torchlint::RunResult One;
+        collect(Errors, One);
+        One.FilesAnalyzed = 1;
+        if (!ProgressFile.empty())
+          torchlint::appendProgress(ProgressFile, One.findingCount());
+        torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+        Merge(One);
       }
-      collect(Errors, R);
-      R.FilesAnalyzed += Todo.size();
-      if (!ProgressFile.empty())
-        torchlint::appendProgress(ProgressFile, 0);
     } else {
       torchlint::AccelOptions AO;
       if (!NoPch)
@@ -562,13 +586,14 @@ int main(int argc, const char **argv) {
           errs() << "torchlint: " << F << ": analysed, pch "
                  << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", "
                  << A.Deps.size() << " files read\n";
-        if (Cache)
+        torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+        // Not a partial analysis: once the header is installed, the file must be analysed again
+        // (a missing file is not among the dependencies the cache checks).
+        if (Cache && One.Errors.empty())
           Cache->store(Keys[F], One, A.Deps);
-        R.FilesAnalyzed += One.FilesAnalyzed;
         if (!ProgressFile.empty())
           torchlint::appendProgress(ProgressFile, One.findingCount());
-        for (torchlint::Finding &Fd : One.Findings)
-          R.Findings.push_back(std::move(Fd));
+        Merge(One);
         Prog.update(R.FilesAnalyzed, R.findingCount());
       }
     }

@@ -1,4 +1,5 @@
 #include "HotCode.h"
+#include "Recovery.h"
 #include "PerTU.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -68,7 +69,7 @@ public:
   bool TraverseDecl(Decl *D) {
     if (!D)
       return true;
-    if (!isa<TranslationUnitDecl>(D) && Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
+    if (!isa<TranslationUnitDecl>(D) && isLibraryLocation(Ctx.getSourceManager(), D->getLocation()))
       return true;
     if (auto *FD = dyn_cast<FunctionDecl>(D)) {
       if (FD->doesThisDeclarationHaveABody()) {
@@ -174,7 +175,7 @@ private:
   }
 
   void record(const FunctionDecl *Callee, const Expr *Call) {
-    if (Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    if (isLibraryLocation(Ctx.getSourceManager(), Callee->getLocation()))
       return;
     const Frame &F = Frames.back();
     HotCodeAnalysis::CallSite Site{F.FD, Call, F.Loops};

@@ -1,5 +1,6 @@
 #include "PchCache.h"
 #include "JsonFile.h"
+#include "Recovery.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
@@ -8,6 +9,9 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticBuffer.h"
 #include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Basic/Diagnostic.h"
+#include "llvm/TargetParser/Triple.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -20,6 +24,10 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
 
 using namespace clang;
 using namespace llvm;
@@ -87,11 +95,25 @@ struct Dep {
   int64_t Size = 0, MTime = 0;
 };
 
+/// A directory of the header search, in search order: its absolute path and its kind (q: quoted
+/// only, u: user, s: system, c: extern "C" system; the kind decides system-header semantics).
+struct SearchDir {
+  std::string Path;
+  std::string Kind;
+  bool operator==(const SearchDir &O) const { return Path == O.Path && Kind == O.Kind; }
+};
+
 struct Manifest {
   std::string Status; // ok, none, truncate
   unsigned Keep = 0;
   std::string Why;
   std::vector<Dep> Deps;
+  /// The header search the PCH was built under, and every name the block's headers included or
+  /// tested with __has_include, with the directories (indices into Dirs) that hold it: what the
+  /// block resolved to. A TU whose search directories hold each name in the same places, in the
+  /// same order, resolves the block to the same files (sharedResolution).
+  std::vector<SearchDir> Dirs;
+  std::vector<std::pair<std::string, std::vector<unsigned>>> Names;
 };
 
 bool readManifest(StringRef Path, Manifest &M) {
@@ -107,6 +129,18 @@ bool readManifest(StringRef Path, Manifest &M) {
     M.Keep = static_cast<unsigned>(*K);
   if (auto W = O->getString("why"))
     M.Why = W->str();
+  if (const json::Array *A = O->getArray("dirs"))
+    for (const json::Value &D : *A)
+      if (const json::Array *T = D.getAsArray(); T && T->size() == 2)
+        M.Dirs.push_back({(*T)[0].getAsString().value_or("").str(), (*T)[1].getAsString().value_or("").str()});
+  if (const json::Object *N = O->getObject("names"))
+    for (const auto &KV : *N) {
+      std::vector<unsigned> In;
+      if (const json::Array *A = KV.second.getAsArray())
+        for (const json::Value &I : *A)
+          In.push_back(static_cast<unsigned>(I.getAsInteger().value_or(0)));
+      M.Names.emplace_back(KV.first.str(), std::move(In));
+    }
   if (const json::Array *A = O->getArray("deps"))
     for (const json::Value &D : *A)
       if (const json::Array *T = D.getAsArray(); T && T->size() == 3) {
@@ -137,7 +171,14 @@ void writeManifest(StringRef Path, const Manifest &M) {
   json::Array Deps;
   for (const Dep &D : M.Deps)
     Deps.push_back(json::Array{D.Path, D.Size, D.MTime});
-  json::Object O{{"status", M.Status}, {"keep", M.Keep}, {"why", M.Why}, {"deps", std::move(Deps)}};
+  json::Array Dirs;
+  for (const SearchDir &D : M.Dirs)
+    Dirs.push_back(json::Array{D.Path, D.Kind});
+  json::Object Names;
+  for (const auto &[Name, In] : M.Names)
+    Names[Name] = json::Array(In);
+  json::Object O{{"status", M.Status}, {"keep", M.Keep},          {"why", M.Why},
+                 {"deps", std::move(Deps)}, {"dirs", std::move(Dirs)}, {"names", std::move(Names)}};
   std::string S;
   raw_string_ostream OS(S);
   OS << json::Value(std::move(O));
@@ -156,18 +197,95 @@ bool depsUnchanged(const Manifest &M) {
   return true;
 }
 
+/// Inv's header search directories, in search order (what clang itself builds from its options),
+/// or nullopt when one is not a plain directory (a header map, a framework).
+std::optional<std::vector<SearchDir>> searchDirs(const CompilerInvocation &Inv, FileManager &Files) {
+  DiagnosticsEngine Diags(new DiagnosticIDs(), new DiagnosticOptions(), new IgnoringDiagConsumer());
+  SourceManager SM(Diags, Files);
+  auto HSOpts = std::make_shared<HeaderSearchOptions>(Inv.getHeaderSearchOpts());
+  HeaderSearch HS(HSOpts, SM, Diags, Inv.getLangOpts(), nullptr);
+  ApplyHeaderSearchOptions(HS, *HSOpts, Inv.getLangOpts(), llvm::Triple(Inv.getTargetOpts().Triple));
+  const HeaderSearch &C = HS;
+  std::vector<SearchDir> Out;
+  bool Quoted = true;
+  for (auto It = C.search_dir_begin(); It != C.search_dir_end(); ++It) {
+    if (It == C.angled_dir_begin())
+      Quoted = false;
+    const DirectoryLookup &DL = *It;
+    if (!DL.isNormalDir())
+      return std::nullopt;
+    SmallString<256> P(DL.getName());
+    Files.makeAbsolutePath(P);
+    sys::path::remove_dots(P, true);
+    SrcMgr::CharacteristicKind K = DL.getDirCharacteristic();
+    Out.push_back({std::string(P), Quoted ? "q" : K == SrcMgr::C_User ? "u" : K == SrcMgr::C_System ? "s" : "c"});
+  }
+  return Out;
+}
+
+bool holds(const SearchDir &D, StringRef Name) {
+  SmallString<256> P(D.Path);
+  sys::path::append(P, Name);
+  return sys::fs::exists(P);
+}
+
+/// Whether a TU searching Dirs resolves every name of M's block as M's build did: each name is
+/// held by the same directories, of the same kinds, in the same order (whatever the search starts
+/// from: an #include, an #include_next, a __has_include). Directories common to both are known
+/// from the manifest; only the others are looked at.
+bool sharedResolution(const Manifest &M, const std::vector<SearchDir> &Dirs) {
+  if (M.Dirs == Dirs)
+    return true;
+  if (M.Dirs.empty() && M.Names.empty())
+    return false; // written before the names were recorded
+  std::vector<int> Old(Dirs.size(), -1);
+  for (size_t J = 0; J < Dirs.size(); ++J)
+    for (size_t I = 0; I < M.Dirs.size(); ++I)
+      if (M.Dirs[I] == Dirs[J])
+        Old[J] = static_cast<int>(I);
+  for (const auto &[Name, In] : M.Names) {
+    std::vector<const SearchDir *> Was, Is;
+    for (unsigned I : In)
+      if (I < M.Dirs.size())
+        Was.push_back(&M.Dirs[I]);
+    for (size_t J = 0; J < Dirs.size(); ++J) {
+      bool Holds = Old[J] >= 0 ? std::count(In.begin(), In.end(), unsigned(Old[J])) > 0 : holds(Dirs[J], Name);
+      if (Holds)
+        Is.push_back(&Dirs[J]);
+    }
+    if (Was.size() != Is.size() || !std::equal(Was.begin(), Was.end(), Is.begin(),
+                                                [](const SearchDir *A, const SearchDir *B) { return *A == *B; }))
+      return false;
+  }
+  return true;
+}
+
 /// Watches the block's includes while the PCH is built: which file each one entered, and whether
 /// it (or anything it included) is a non-system file.
 struct BlockWatcher : PPCallbacks {
   explicit BlockWatcher(SourceManager &SM) : SM(SM) {}
-  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool, CharSourceRange,
+  void HasInclude(SourceLocation, StringRef FileName, bool, OptionalFileEntryRef,
+                  SrcMgr::CharacteristicKind) override {
+    Names.insert(FileName.str());
+  }
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName, bool, CharSourceRange,
                           OptionalFileEntryRef File, StringRef, StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind FileType) override {
+    Names.insert(FileName.str());
     if (!SM.isWrittenInMainFile(HashLoc))
       return;
     Direct.push_back(File);
-    Bad.push_back(!File || FileType == SrcMgr::C_User);
+    Bad.push_back(!File || userFile(File->getName(), FileType));
     Current = static_cast<int>(Direct.size()) - 1;
+  }
+  bool FileNotFound(StringRef) override {
+    if (FirstMissing < 0) // a header missing in (or under) direct include Current
+      FirstMissing = Current < 0 ? 0 : Current;
+    return false;
+  }
+  /// The user's own file (libtorch's headers are not, even when included with -I).
+  static bool userFile(StringRef Name, SrcMgr::CharacteristicKind FileType) {
+    return FileType == SrcMgr::C_User && !isLibtorchFile(Name);
   }
   void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind FileType,
                    FileID) override {
@@ -176,18 +294,25 @@ struct BlockWatcher : PPCallbacks {
     FileID F = SM.getFileID(Loc);
     if (F == SM.getMainFileID() || !SM.getFileEntryRefForID(F))
       return;
-    if (FileType == SrcMgr::C_User)
+    if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(F); FE && userFile(FE->getName(), FileType))
       Bad[Current] = true;
   }
   SourceManager &SM;
   std::vector<OptionalFileEntryRef> Direct;
   std::vector<bool> Bad;
   int Current = -1;
+  /// The direct include under which a header was missing, or -1.
+  int FirstMissing = -1;
+  /// Every name included or tested with __has_include (relative ones: absolute names do not
+  /// depend on the search).
+  std::set<std::string> Names;
 };
 
 class BlockPchAction : public GeneratePCHAction {
 public:
   size_t Count = 0, Good = 0;
+  int FirstMissing = -1;
+  std::set<std::string> Names;
   std::vector<Dep> Deps;
   std::string Block;
 
@@ -202,6 +327,10 @@ protected:
     CompilerInstance &CI = getCompilerInstance();
     HeaderSearch &HS = CI.getPreprocessor().getHeaderSearchInfo();
     Count = Watcher->Direct.size();
+    FirstMissing = Watcher->FirstMissing;
+    for (const std::string &N : Watcher->Names)
+      if (!sys::path::is_absolute(N))
+        Names.insert(N);
     Good = 0;
     for (size_t I = 0; I < Count; ++I) {
       if (Watcher->Bad[I] || !HS.isFileMultipleIncludeGuarded(*Watcher->Direct[I]))
@@ -258,28 +387,37 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
     return U;
   }
 
-  // The key: compiler, torchlint, the complete cc1 command line (less the input's name), the
-  // working directory, and (below) the block.
+  // The key: compiler, torchlint, the cc1 command line less the input's name and the header
+  // search directories, and (below) the block. The directories are not in the key: the PCHs of a
+  // key are variants, each valid for the TUs whose directories resolve the block's headers as its
+  // build did (sharedResolution), so TUs that differ only in unrelated -I folders share one.
+  std::optional<std::vector<SearchDir>> Dirs = searchDirs(Inv, Files);
+  CompilerInvocation Keyed(Inv);
+  if (Dirs)
+    Keyed.getHeaderSearchOpts().UserEntries.clear();
   BLAKE3 Base;
   auto Feed = [&](StringRef S) {
     Base.update(S);
     Base.update(StringRef("\0", 1));
   };
-  Feed("torchlint-pch-2"); // 2: templates instantiated into the PCH
+  Feed("torchlint-pch-3"); // 2: templates instantiated into the PCH; 3: variants by resolution
   Feed(getClangFullVersion());
   Feed(TORCHLINT_VERSION);
-  std::vector<std::string> Args = Inv.getCC1CommandLine();
+  std::vector<std::string> Args = Keyed.getCC1CommandLine();
   for (size_t I = 0; I < Args.size(); ++I) {
-    if (Args[I] == "-main-file-name") {
+    StringRef A = Args[I];
+    if (A == "-main-file-name") {
       ++I;
       continue;
     }
-    if (Args[I] == Main)
+    // Where the compiler ran changes nothing the PCH holds (the directories are absolute above).
+    if (A == Main || A.starts_with("-fdebug-compilation-dir") || A.starts_with("-fcoverage-compilation-dir"))
       continue;
-    Feed(Args[I]);
+    Feed(A);
   }
-  if (auto CWD = Files.getVirtualFileSystem().getCurrentWorkingDirectory())
-    Feed(*CWD);
+  if (!Dirs) // header maps or frameworks: the whole search (as given) and where it runs, in the key
+    if (auto CWD = Files.getVirtualFileSystem().getCurrentWorkingDirectory())
+      Feed(*CWD);
 
   // Precompile the libtorch part of the block: up to its last libtorch include (what follows,
   // <vector> and the like, is mostly skipped as already included), so that TUs whose blocks differ
@@ -298,8 +436,25 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
       Text += "#include <" + Block[I] + ">\n";
     BLAKE3 H = Base;
     H.update(Text);
-    SmallString<256> Dir(CacheDir);
-    sys::path::append(Dir, "pch", hex(H.final<16>()));
+    SmallString<256> Group(CacheDir);
+    sys::path::append(Group, "pch", hex(H.final<16>()));
+    // The variant built under directories that resolve the block as this TU's do, else a new one.
+    BLAKE3 V;
+    for (const SearchDir &D : Dirs ? *Dirs : std::vector<SearchDir>()) {
+      V.update(D.Path + "\n" + D.Kind);
+      V.update(StringRef("\0", 1));
+    }
+    SmallString<256> Dir(Group);
+    sys::path::append(Dir, hex(V.final<8>()));
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(Group, EC), End; Dirs && !EC && It != End; It.increment(EC)) {
+      Manifest Other;
+      if (It->path() != Dir && readManifest(It->path() + "/manifest.json", Other) && depsUnchanged(Other) &&
+          sharedResolution(Other, *Dirs)) {
+        Dir = It->path();
+        break;
+      }
+    }
     std::string ManifestPath = (Dir + "/manifest.json").str();
     std::string PchPath = (Dir + "/h.pch").str();
     std::string BlockPath = (Dir + "/block.h").str();
@@ -378,6 +533,32 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
 
     Manifest Out;
     Out.Deps = Act.Deps;
+    if (Dirs) {
+      Out.Dirs = *Dirs;
+      for (const std::string &N : Act.Names) {
+        std::vector<unsigned> In;
+        for (size_t I = 0; I < Dirs->size(); ++I)
+          if (holds((*Dirs)[I], N))
+            In.push_back(static_cast<unsigned>(I));
+        Out.Names.emplace_back(N, std::move(In));
+      }
+    }
+    // Precompile only the includes before the first that cannot be: a header missing under it (a
+    // CPU-only libtorch's CUDA headers, say: the TU parses the rest itself and recovers,
+    // Recovery.h), or one that is not guarded or enters the user's files.
+    size_t Truncate = Keep;
+    if (!OK && Act.FirstMissing >= 0)
+      Truncate = static_cast<size_t>(Act.FirstMissing);
+    else if (OK && Act.Count == Keep)
+      Truncate = Act.Good;
+    if (Truncate < Keep) {
+      sys::fs::remove(Tmp);
+      Out.Status = "truncate";
+      Out.Keep = static_cast<unsigned>(Truncate);
+      writeManifest(ManifestPath, Out);
+      Keep = Truncate;
+      continue;
+    }
     if (!OK || Act.Count != Keep) {
       Out.Status = "none";
       Out.Why = "the include block does not compile on its own";
@@ -387,16 +568,6 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
       writeManifest(ManifestPath, Out);
       U.Why = Out.Why;
       return U;
-    }
-    if (Act.Good < Keep) {
-      // An include that is not guarded, or that enters the user's files: precompile only what
-      // comes before it.
-      sys::fs::remove(Tmp);
-      Out.Status = "truncate";
-      Out.Keep = static_cast<unsigned>(Act.Good);
-      writeManifest(ManifestPath, Out);
-      Keep = Act.Good;
-      continue;
     }
     if (sys::fs::rename(Tmp, PchPath)) {
       sys::fs::remove(Tmp);

@@ -1,6 +1,8 @@
 // Automatic precompiled header of a translation unit's leading block of system includes (in
-// practice `#include <torch/torch.h>` and friends), built once per compiler, flags and header
-// contents and shared by every TU (and every run) with the same block.
+// practice `#include <torch/torch.h>` and friends), built once per compiler, flags (less the header
+// search directories), header contents and resolution of the block's headers, and shared by every
+// TU (and every run) with the same block that resolves it the same way: TUs that differ only in
+// unrelated -I folders share one.
 //
 // Exactness: the TU is parsed unchanged with the PCH loaded in front of it (-include-pch), so its
 // include directives are seen again and skipped because the headers are already included. The PCH

@@ -1,4 +1,5 @@
 #include "ProgramFacts.h"
+#include "Recovery.h"
 #include "Autograd.h"
 #include "NnModules.h"
 #include "PerTU.h"
@@ -28,7 +29,7 @@ public:
   bool shouldVisitLambdaBody() const { return true; }
 
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+    if (D && !isa<TranslationUnitDecl>(D) && isLibraryLocation(SM, D->getLocation()))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }

@@ -1,4 +1,5 @@
 #include "TUFacts.h"
+#include "Recovery.h"
 #include "PerTU.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -45,7 +46,7 @@ public:
   bool TraverseDecl(Decl *D) {
     if (!D)
       return true;
-    if (!isa<TranslationUnitDecl>(D) && Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
+    if (!isa<TranslationUnitDecl>(D) && isLibraryLocation(Ctx.getSourceManager(), D->getLocation()))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }
@@ -114,7 +115,7 @@ void TUFacts::note(llvm::StringMap<SourceLocation> &Map, llvm::StringRef Key, So
   if (Loc.isInvalid())
     return;
   Loc = Ctx.getSourceManager().getExpansionLoc(Loc);
-  if (Ctx.getSourceManager().isInSystemHeader(Loc))
+  if (isLibraryLocation(Ctx.getSourceManager(), Loc))
     return;
   auto [It, New] = Map.try_emplace(Key, Loc);
   if (!New)
@@ -123,7 +124,7 @@ void TUFacts::note(llvm::StringMap<SourceLocation> &Map, llvm::StringRef Key, So
 
 void TUFacts::noteCudaString(SourceLocation Loc) {
   Loc = Ctx.getSourceManager().getExpansionLoc(Loc);
-  if (!Ctx.getSourceManager().isInSystemHeader(Loc))
+  if (!isLibraryLocation(Ctx.getSourceManager(), Loc))
     CudaDeviceString = earliest(CudaDeviceString, Loc);
 }
 

@@ -1,6 +1,8 @@
 #include "TorchCheck.h"
+#include "Recovery.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace torchlint {
@@ -14,6 +16,26 @@ TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Cont
 void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *P,
                                      clang::Preprocessor *) {
   PP = P;
+  // A missing non-libtorch header does not end the analysis (Recovery.h); the global option
+  // StrictIncludes (the CLI's --strict-includes) keeps it fatal.
+  llvm::StringRef Strict = Options.getLocalOrGlobal("StrictIncludes", "false");
+  setUpIncludeRecovery(*P, Strict.equals_insensitive("true") || Strict == "1");
+}
+
+void TorchCheck::run(const clang::ast_matchers::MatchFinder::MatchResult &Result) {
+  Ctx = Result.Context;
+  check(Result);
+}
+
+bool TorchCheck::dropped(clang::SourceLocation Loc) const {
+  if (PP && isLibraryLocation(PP->getSourceManager(), Loc))
+    return true;
+  if (!Ctx)
+    return false;
+  if (restsOnErrors(*Ctx, Loc))
+    return true;
+  Evidence E = evidence();
+  return E != Evidence::Expression && scopeHasErrors(*Ctx, Loc, E == Evidence::TranslationUnit);
 }
 
 bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const {
@@ -31,7 +53,7 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
 bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const {
   if (Loc.isInvalid())
     return false;
-  return !SM.isInSystemHeader(SM.getExpansionLoc(Loc));
+  return !isLibraryLocation(SM, Loc);
 }
 
 clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::StringRef Message,
@@ -47,7 +69,9 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
     if (C == '%')
       Escaped += '%';
   }
-  return diag(Loc, Escaped, Level);
+  // An ignored diagnostic: the builder takes fix-its as usual, and clang drops it and the notes
+  // that follow it.
+  return diag(Loc, Escaped, dropped(Loc) ? clang::DiagnosticIDs::Ignored : Level);
 }
 
 } // namespace torchlint

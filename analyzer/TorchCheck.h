@@ -19,6 +19,14 @@ public:
   void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override;
 
+  /// What a finding of the check rests on, beyond the expression it is reported at (Recovery.h):
+  /// Expression (the default): the finding is dropped when that expression has errors (a type
+  /// unknown because a header is missing). Function / TranslationUnit: the finding says something
+  /// is absent (a guard, an option, a setting), which cannot be trusted when the enclosing
+  /// function / the TU's user code has code with errors; it is dropped then.
+  enum class Evidence { Expression, Function, TranslationUnit };
+  virtual Evidence evidence() const { return Evidence::Expression; }
+
 protected:
   /// This check's row of rules/checks.json.
   const CheckInfo &info() const { return *Info; }
@@ -26,9 +34,13 @@ protected:
   TorchVersion torchVersion() const;
   /// Why S runs on every step, or nullopt for code that runs once.
   std::optional<HotContext> hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const;
-  /// True for code in the user's files (not system headers, not macro bodies from them).
+  /// True for code in the user's files (not system headers, not libtorch's headers however they are
+  /// included, not macro bodies from them).
   bool inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const;
   /// Emits a finding. A hot-code reason, when given, is appended: "<message> (<why hot>)".
+  /// The one place findings are emitted: a finding in library code (a libtorch header, even one
+  /// included with -I) or resting on code with errors (see evidence()) is dropped here, with the
+  /// notes that follow it.
   clang::DiagnosticBuilder report(clang::SourceLocation Loc, llvm::StringRef Message,
                                   const std::optional<HotContext> &Hot = std::nullopt,
                                   clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
@@ -39,6 +51,10 @@ protected:
   clang::Preprocessor *PP = nullptr;
 
 private:
+  /// Sets the TU's context for report() before the check sees a match.
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool dropped(clang::SourceLocation Loc) const;
+  clang::ASTContext *Ctx = nullptr;
   const CheckInfo *Info;
   clang::tidy::ClangTidyContext *TidyContext;
 };

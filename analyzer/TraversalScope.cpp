@@ -1,4 +1,5 @@
 #include "TraversalScope.h"
+#include "Recovery.h"
 #include "clang/Basic/SourceManager.h"
 #include <cstdlib>
 #include <cstring>
@@ -16,7 +17,7 @@ void limitTraversalToUserCode(ASTContext &Ctx) {
   // noload_decls(): what the TU parsed itself; a PCH's declarations (all in system headers) are
   // not deserialized.
   for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
-    if (!SM.isInSystemHeader(D->getLocation()))
+    if (!isLibraryLocation(SM, D->getLocation())) // nor libtorch included with -I
       Scope.push_back(D);
   Ctx.setTraversalScope(Scope);
 }

@@ -8,6 +8,8 @@ class AmpCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  /// What a finding rests on beyond its expression: a file-wide absence: no autocast anywhere (Recovery.h).
+  Evidence evidence() const override { return Evidence::TranslationUnit; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
 

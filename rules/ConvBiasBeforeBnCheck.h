@@ -8,6 +8,8 @@ class ConvBiasBeforeBnCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  /// What a finding rests on beyond its expression: an absence: bias(false) nowhere on the way from the options (helpers, members) (Recovery.h).
+  Evidence evidence() const override { return Evidence::TranslationUnit; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:

@@ -32,6 +32,14 @@ std::string Expectation::describe() const {
          Check + "]";
 }
 
+std::vector<std::string> Case::requiredMissing(int Version) const {
+  std::vector<std::string> Out;
+  for (const MissingHeader &M : MissingHeaders)
+    if (!M.Optional && (M.Version == 0 || M.Version == Version))
+      Out.push_back(M.Name);
+  return Out;
+}
+
 bool Case::isNegative() const {
   llvm::StringRef N(Name);
   return N.ends_with("_ok") || N.starts_with("negative") || N.starts_with("clean");
@@ -55,7 +63,7 @@ Case parseCase(const std::string &Path, const std::string &Check) {
     C.FixedPath = Fixed.string();
   static const std::regex Msg(
       R"(//\s*CHECK-MESSAGES:\s*:(?:\[\[@LINE([+-]\d+)?\]\]|(\d+)):(\d+):\s*(warning|remark|note|error):\s*(.*?)\s*\[([A-Za-z0-9.-]+)\]\s*$)");
-  static const std::regex Directive(R"(//\s*TORCHLINT-(CHECKS|VERSIONS|OPTIONS):\s*(.*?)\s*$)");
+  static const std::regex Directive(R"(//\s*TORCHLINT-(CHECKS|VERSIONS|OPTIONS|MISSING-HEADERS):\s*(.*?)\s*$)");
   std::istringstream In(readFile(Path));
   std::string Line;
   unsigned N = 0;
@@ -83,6 +91,21 @@ Case parseCase(const std::string &Path, const std::string &Check) {
       std::string Kind = M[1], Value = M[2];
       if (Kind == "CHECKS") {
         C.Checks = Value;
+      } else if (Kind == "MISSING-HEADERS") {
+        std::istringstream Names(Value);
+        for (std::string H; Names >> H;) {
+          Case::MissingHeader M;
+          if (H.back() == '?') {
+            M.Optional = true;
+            H.pop_back();
+          }
+          if (size_t At = H.rfind('@'); At != std::string::npos && At + 2 == H.size()) {
+            M.Version = H.back() - '0';
+            H.resize(At);
+          }
+          M.Name = H;
+          C.MissingHeaders.push_back(M);
+        }
       } else if (Kind == "VERSIONS") {
         C.Versions.clear();
         for (char Ch : Value)
@@ -236,7 +259,8 @@ CommandResult runCommand(const std::vector<std::string> &Args) {
   return R;
 }
 
-bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error) {
+bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error,
+                  std::vector<std::string> *Errors) {
   auto V = llvm::json::parse(Text);
   if (!V) {
     Error = "bad JSON from torchlint: " + llvm::toString(V.takeError());
@@ -248,6 +272,10 @@ bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &
     Error = "no findings array";
     return false;
   }
+  if (const auto *Es = Root->getArray("errors"); Es && Errors)
+    for (const auto &E : *Es)
+      if (auto S = E.getAsString())
+        Errors->push_back(S->str());
   for (const auto &FV : *Fs) {
     const auto *O = FV.getAsObject();
     Diag D;

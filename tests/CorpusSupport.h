@@ -28,6 +28,18 @@ struct Case {
   std::string Checks;    // glob of the checks under test
   std::string Config;    // --config for CheckOptions ("" for none)
   std::vector<int> Versions{1, 2};
+  /// TORCHLINT-MISSING-HEADERS: headers the case includes that do not exist (never provided): the
+  /// CLI must say the file was analysed partially, naming each; the plugin must report each as
+  /// "'<h>' file not found" and still give the case's findings. `<h>@1` / `<h>@2`: only with that
+  /// libtorch version; `<h>?`: may be missing, depending on the machine (the CUDA toolkit's headers).
+  struct MissingHeader {
+    std::string Name;
+    int Version = 0; // 0: both
+    bool Optional = false;
+  };
+  std::vector<MissingHeader> MissingHeaders;
+  /// The headers that must be reported missing with libtorch Version.
+  std::vector<std::string> requiredMissing(int Version) const;
   std::vector<Expectation> Expected;
   std::string ParseError;
   bool isNegative() const;
@@ -61,7 +73,9 @@ struct FixRun {
 std::vector<FixRun> fixRuns(const std::vector<const Case *> &Cases, const std::string &Dir, int Version,
                             const std::string &Pch, const std::vector<std::string> &Options);
 
-bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error);
+/// Findings of the CLI's JSON; its input problems (errors) go to Errors when given.
+bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error,
+                  std::vector<std::string> *Errors = nullptr);
 bool parseClangTidyText(const std::string &Text, std::vector<Diag> &Out, std::string &Error);
 
 std::string readFile(const std::string &Path);

@@ -24,6 +24,25 @@ int main() {
 }
 )cpp";
 
+// The loop of TrainLoop in a file whose logging and option-parsing headers are not installed:
+// the sync on a typed tensor (line 9) is reported; those on the unknown types (lines 10, 11) are
+// not.
+const char MissingHeaderLoop[] = R"cpp(#include <torch/torch.h>
+#include "spdlog/spdlog.h"
+#include <cxxopts.hpp>
+int main(int argc, char **argv) {
+  auto opts = cxxopts::Options("train").parse(argc, argv);
+  float total = 0;
+  for (int i = 0; i < 10; ++i) {
+    auto x = torch::rand({4}).cuda();
+    total += x.sum().item<float>();
+    spdlog::info("{}", opts["t"].as<torch::Tensor>().item<float>());
+    total += opts["u"].as<torch::Tensor>().item<float>();
+  }
+  return total > 0;
+}
+)cpp";
+
 struct BadInput {
   const char *Name;
   /// Files to create: name, content ("<dir>" makes a directory, "<fifo>" a named pipe).
@@ -75,8 +94,30 @@ const BadInput BadInputs[] = {
      "syntax.cpp:1:22: error: expected ';' after return statement", 1},
     {"ManySyntaxErrorsAreOneLine", {{"many.cpp", manyErrors()}}, "many.cpp -- $F", 2,
      "(and 18 or more errors in this file)", 1},
+    // A missing header that is not libtorch's: the rest of the file is analysed (docs/reliability.md).
     {"MissingHeader", {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}}, "hdr.cpp -- $F", 2,
-     "hdr.cpp:1:10: error: 'nothere.h' file not found", 1},
+     "hdr.cpp': analysed partially: header not found: 'nothere.h' (hdr.cpp:1)", 1, "file not found"},
+    {"MissingHeaderStrict", {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}}, "--strict-includes hdr.cpp -- $F",
+     2, "hdr.cpp:1:10: error: 'nothere.h' file not found", 1, "analysed partially"},
+    {"MissingHeaderAndFindingsIsThree", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
+     "train.cpp': analysed partially: headers not found: 'spdlog/spdlog.h' (train.cpp:2), 'cxxopts.hpp' "
+     "(train.cpp:3); code that depends on them is not judged (", 1, "file not found"},
+    {"MissingHeaderFindsTheTypedSync", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
+     "train.cpp:9:22: warning: Tensor::item()", 1},
+    {"MissingHeaderNoFindingOnUnknownTypes", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
+     "[torch-sync-item]", 1},
+    {"MissingHeaderStrictHasNoFinding", {{"train.cpp", MissingHeaderLoop}}, "--strict-includes train.cpp -- $F", 2,
+     "train.cpp:2:10: error: 'spdlog/spdlog.h' file not found", 1, "[torch-sync-item]"},
+    {"MissingHeaderJson", {{"train.cpp", MissingHeaderLoop}}, "--format=json train.cpp -- $F", 3,
+     "analysed partially: headers not found: 'spdlog/spdlog.h'", 2}, // in "errors", and on stderr
+    {"MissingHeaderSarif", {{"train.cpp", MissingHeaderLoop}}, "--format=sarif train.cpp -- $F", 3,
+     "analysed partially: headers not found: 'spdlog/spdlog.h'", 2}, // a toolExecutionNotification, and stderr
+    {"MissingHeaderInWorkers", {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
+     "-j 2 train.cpp c.cpp -- $F", 3, "analysed partially", 2},
+    // libtorch itself missing: a hard error that says how to point torchlint at it.
+    {"LibtorchMissing", {{"train.cpp", TrainLoop}}, "train.cpp -- -std=c++17 -nostdinc", 2,
+     "train.cpp': libtorch's header 'torch/torch.h' not found: torchlint needs libtorch's headers. Pass", 1,
+     "[torch-sync-item]"},
     {"NonUtf8IsClean",
      {{"latin.cpp", "// caf\xe9 \xff\xfe\nint f() { return 1; }\nconst char *s = \"\xe9\xff\";\n"}},
      "latin.cpp -- $F", 0, nullptr, 0, "error"},
@@ -305,3 +346,73 @@ TEST(FuzzRegressions, NoCrash) {
 }
 
 } // namespace
+
+// A partial analysis is not cached: once the header is installed, the file is analysed again.
+TEST(MissingHeader, PartialResultIsNotCached) {
+  Scratch S;
+  S.write("train.cpp", MissingHeaderLoop);
+  Result First = S.torchlint("--cache-dir=cache train.cpp -- " + S.flags());
+  EXPECT_EQ(3, First.RC) << First.all();
+  EXPECT_EQ(1u, First.linesWith("analysed partially")) << First.all();
+  S.write("inc/spdlog/spdlog.h", "#pragma once\n");
+  S.write("inc/cxxopts.hpp", "#pragma once\n");
+  Result Second = S.torchlint("--cache-dir=cache train.cpp -- " + S.flags() + " -I inc");
+  EXPECT_EQ(0u, Second.linesWith("analysed partially")) << Second.all();
+  EXPECT_EQ(1u, Second.linesWith("use of undeclared identifier 'cxxopts'")) << Second.all();
+}
+
+// libtorch's own headers are never the user's code, even when included with -I (not -isystem)
+// and shown by --header-filter='.*' (issue 14, item 5).
+TEST(LibraryCode, LibtorchIncludedWithDashIIsNeverReported) {
+  Scratch S;
+  S.write("lt/include/torch/torch.h", "#pragma once\n#include <torchlint_mini.h>\n"
+                                      "inline float libtorch_internal(at::Tensor t) {\n"
+                                      "  float s = 0;\n"
+                                      "  for (int i = 0; i < 3; ++i) s += t.item<float>();\n"
+                                      "  return s;\n}\n");
+  S.write("train.cpp", TrainLoop);
+  std::string Args = "--no-cache --header-filter='.*' --checks=-*,torch-sync-item train.cpp -- " + S.flags() +
+                     " -I lt/include";
+  // Without the marker of a libtorch installation (c10/macros/Macros.h beside torch/), the header
+  // is the user's own: its finding is shown (the test can fail).
+  Result Control = S.torchlint(Args);
+  EXPECT_EQ(1u, Control.linesWith("lt/include/torch/torch.h:5:38: warning:")) << Control.all();
+  S.write("lt/include/c10/macros/Macros.h", "#pragma once\n");
+  Result R = S.torchlint(Args);
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(0u, R.linesWith("lt/include/torch")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("train.cpp:6:22: warning:")) << R.all();
+}
+
+// The PCH of the include block is keyed on what the block resolves to, not on the whole command
+// line (issue 14, item 7): TUs that differ only in unrelated -I folders share one; a folder that
+// shadows a header the block reads, a -D or a -std builds another.
+TEST(Pch, SharedAcrossUnrelatedIncludeFolders) {
+  Scratch S;
+  S.write("a.cpp", TrainLoop);
+  S.write("b.cpp", TrainLoop);
+  S.write("unrelated1/project/util.h", "#pragma once\n");
+  S.write("unrelated2/other.h", "#pragma once\n");
+  S.write("shadow/torch/torch.h", "#pragma once\n#include <torchlint_mini.h>\n");
+  S.write("shadow/c10/macros/Macros.h", "#pragma once\n"); // a libtorch: may be precompiled with -I
+  auto Pch = [&](const std::string &Args) {
+    Result R = S.torchlint("--no-cache --accel-log --cache-dir=cache " + Args);
+    EXPECT_EQ(1, R.RC) << R.all();
+    if (R.linesWith("pch built"))
+      return std::string("built");
+    return std::string(R.linesWith("pch reused") ? "reused" : "none: " + R.Err);
+  };
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -I unrelated1"));
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -I unrelated2"));
+  EXPECT_EQ("reused", Pch("a.cpp -- " + S.flags() + " -I unrelated2 -iquote unrelated1"));
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags()));
+  // Another <torch/torch.h> first on the search path: another resolution.
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -I shadow"));
+  // Flags that change what the headers mean.
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -I unrelated1 -DTORCH_API_INCLUDE_EXTENSION_H"));
+  EXPECT_EQ("built", Pch("a.cpp -- " + S.flags() + " -std=c++20"));
+  // And each of them is reused in turn.
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -I unrelated2 -I shadow"));
+  EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -DTORCH_API_INCLUDE_EXTENSION_H"));
+}
+

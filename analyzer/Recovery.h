@@ -1,0 +1,68 @@
+// Analysing real code as it is found (issue 14):
+//  - a missing header that is not libtorch's (spdlog, cxxopts, the CUDA runtime, a vendored
+//    header) is a recoverable error, as in an IDE: the include is skipped and the rest of the file
+//    is analysed; the driver says once per file which headers were missing (partial analysis);
+//  - no finding rests on code with errors: code whose types are unknown because of a missing
+//    header is never judged (restsOnErrors);
+//  - libtorch's own headers are never the user's code, wherever they are installed and however
+//    they are included (-isystem or -I).
+#pragma once
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Preprocessor;
+class SourceLocation;
+class SourceManager;
+} // namespace clang
+
+namespace torchlint {
+
+struct RunResult;
+
+/// The name of an #include that belongs to libtorch (torch/, ATen/, c10/, caffe2/).
+bool isLibtorchHeaderName(llvm::StringRef Spelled);
+/// A libtorch header that every libtorch program can rely on: a libtorch name that is not
+/// specific to a GPU backend (c10/cuda/..., ATen/cuda/..., hip, mps, xpu), which a CPU-only
+/// libtorch lacks. A missing core header means libtorch itself was not found: a hard error.
+bool isLibtorchCoreHeaderName(llvm::StringRef Spelled);
+
+/// True for a file of a libtorch installation: its path is <root>/{torch,ATen,c10,caffe2}/...
+/// where <root> holds c10/macros/Macros.h (Debian's /usr/include, a wheel's torch/include, an
+/// unpacked libtorch's include). Cached per directory.
+bool isLibtorchFile(llvm::StringRef Path);
+/// Library code, never reported: a system header, or a libtorch header included with -I.
+bool isLibraryLocation(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+/// Turns on the recovery for the TU of PP (idempotent; every torchlint check calls it): a missing
+/// header that is not a libtorch core header is an error instead of a fatal error, and the error
+/// limit is lifted from then on, so that the parse goes on. With Strict, a missing header stays
+/// fatal.
+void setUpIncludeRecovery(clang::Preprocessor &PP, bool Strict);
+
+/// True when Loc lies in an expression that contains errors (clang's RecoveryExpr and everything
+/// built on it: a call whose callee, argument or object has an unknown type) or in an invalid
+/// declaration. Only TUs with errors pay for it.
+bool restsOnErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+/// True when the user code of the function around Loc (Function) or of the whole TU contains
+/// code with errors: a finding that says "X is missing" cannot be trusted there, since X may be
+/// in the code that could not be typed.
+bool scopeHasErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc, bool WholeTU);
+
+/// "'spdlog/spdlog.h' file not found" -> "spdlog/spdlog.h"
+std::optional<std::string> missingHeaderOf(llvm::StringRef CompilerMessage);
+
+/// R holds the results of one TU (main file MainFile). When headers were missing, folds its
+/// compiler errors (consequences of the missing headers) into one input problem
+/// (RunResult::Errors): "'<file>': analysed partially: headers not found: ...". A missing libtorch
+/// core header becomes the error that says how to point torchlint at libtorch, and the TU's
+/// findings are dropped. With Strict, only the latter; a TU without missing headers is unchanged.
+void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict);
+
+/// The message for a TU that cannot find libtorch's headers.
+std::string libtorchNotFoundMessage(llvm::StringRef Header);
+
+} // namespace torchlint
