@@ -12,7 +12,7 @@ int main(int argc, char **) {
   for (int i = 0; i < 100; ++i) {
     opt.zero_grad();
     net->forward(torch::randn({8, 16}, device)).sum().backward();
-    // CHECK-MESSAGES: :[[@LINE-1]]:48: warning: this CUDA training loop (CUDA from line 8) computes in float32 [torch-amp]
+    // CHECK-MESSAGES: :[[@LINE-1]]:55: warning: this CUDA training loop (CUDA from line 8) computes in float32 [torch-amp]
     opt.step();
   }
 }

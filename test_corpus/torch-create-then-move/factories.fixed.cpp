@@ -23,7 +23,7 @@ int main() {
   auto h = torch::eye(3, torch::TensorOptions().device(torch::kCUDA));
   // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: torch::eye(...).cuda() creates [torch-create-then-move]
   auto i = at::randint(0, 10, {5}).to(device);
-  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: at::randint(...).to(...) creates the tensor on the CPU, drawing its numbers from the CPU generator; with the device in the factory's TensorOptions the numbers are drawn on the device in one step, but from the device's generator, so a seeded run gets other numbers (advice, no fix-it [torch-create-then-move]
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: at::randint(...).to(...) creates the tensor on the CPU, drawing its numbers from the CPU generator, then allocates it again on the device and copies it; with the device in the factory's TensorOptions the numbers are drawn on the device in one step, but from the device's generator, so a seeded run gets other numbers (advice, no fix-it [torch-create-then-move]
   // Reported, but no fix: a leaf that requires grad would become a different tensor.
   auto j = torch::zeros({2}, torch::requires_grad()).to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: torch::zeros(...).to(...) creates [torch-create-then-move]
