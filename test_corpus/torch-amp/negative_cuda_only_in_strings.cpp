@@ -8,11 +8,13 @@ int main() {
   if (!torch::cuda::is_available())
     std::cout << "cuda not found, using the CPU\n";
   std::string unused_flag = "cuda";
-  torch::nn::Linear net(16, 4);
-  torch::optim::SGD opt(net->parameters(), 0.01);
-  for (int i = 0; i < 100; ++i) {
+  torch::nn::Sequential net(torch::nn::Linear(16, 8), torch::nn::ReLU(), torch::nn::Linear(8, 1));
+  torch::optim::Adam opt(net->parameters());
+  int step = 0;
+  while (step++ < 50) {
+    auto loss = torch::mse_loss(net->forward(torch::rand({4, 16})), torch::zeros({4, 1}));
     opt.zero_grad();
-    net->forward(torch::randn({8, 16})).sum().backward();
+    loss.backward();
     opt.step();
   }
   (void)unused_flag;

@@ -13,10 +13,13 @@ int main(int argc, char **argv) {
   torch::cuda::manual_seed_all(0);
   const char *backend = "cudnn";
   (void)backend;
-  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(1, 8, 3));
-  torch::optim::SGD opt(conv->parameters(), 0.01);
-  for (int step = 0; step < 10; ++step) {
-    conv(torch::randn({4, 1, 8, 8})).sum().backward();
+  torch::nn::Sequential net(torch::nn::Conv2d(torch::nn::Conv2dOptions(1, 4, 5).stride(2)), torch::nn::Flatten());
+  torch::optim::Adam opt(net->parameters());
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    auto images = torch::rand({2, 1, 12, 12});
+    auto loss = net->forward(images).pow(2).mean();
+    opt.zero_grad();
+    loss.backward();
     opt.step();
   }
   return 0;

@@ -13,20 +13,20 @@ int main() {
     torch::Tensor a = torch::zeros({4});
     to_device(a);
     total += a.sum().item<float>();
-    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: Tensor::item() copies the value to the host [torch-sync-item]
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: Tensor::item() copies the value to the host [torch-sync-item]
     torch::Tensor b = torch::zeros({4});
     fill_elsewhere(b);
     total += b.sum().item<float>();
-    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: Tensor::item() copies the value to the host [torch-sync-item]
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: Tensor::item() copies the value to the host [torch-sync-item]
     torch::Tensor c = torch::zeros({4});
     torch::load(c, "weights.pt");
     total += c.sum().item<float>();
-    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: Tensor::item() copies the value to the host [torch-sync-item]
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: Tensor::item() copies the value to the host [torch-sync-item]
     torch::Tensor d = torch::zeros({4});
     torch::Tensor &alias = d;
     alias = gpu * 2;
     total += d.sum().item<float>();
-    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: Tensor::item() copies the value to the host [torch-sync-item]
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: Tensor::item() copies the value to the host [torch-sync-item]
   }
   (void)total;
 }

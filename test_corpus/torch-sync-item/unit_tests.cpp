@@ -20,7 +20,7 @@ float train(torch::nn::Linear &net, int steps) {
 }
 
 float norm_of(const torch::Tensor &t) { return t.norm().item<float>(); }
-// CHECK-MESSAGES: :[[@LINE-1]]:56: warning: Tensor::item() copies the value to the host [torch-sync-item]
+// CHECK-MESSAGES: :[[@LINE-1]]:57: warning: Tensor::item() copies the value to the host [torch-sync-item]
 
 TEST(Train, Converges) {
   torch::nn::Linear net(4, 1);
@@ -35,7 +35,7 @@ struct Scenario { // a TestBody() that is no test's
     auto w = torch::randn({4}, torch::kCUDA);
     for (int i = 0; i < 3; ++i)
       (void)w.sum().item<float>();
-    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: Tensor::item() copies the value to the host [torch-sync-item]
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: Tensor::item() copies the value to the host [torch-sync-item]
   }
 };
 
