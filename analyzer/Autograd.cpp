@@ -239,23 +239,5 @@ bool underRuntimeCondition(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
-bool inTestCode(const Stmt *S, ASTContext &Ctx) {
-  const FunctionDecl *FD = enclosingFunction(S, Ctx);
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-  if (!MD)
-    return false;
-  std::function<bool(const CXXRecordDecl *, int)> Derives = [&](const CXXRecordDecl *RD, int D) {
-    if (!RD || D > 8)
-      return false;
-    if (RD->getQualifiedNameAsString() == "testing::Test")
-      return true;
-    if (!(RD = RD->getDefinition()))
-      return false;
-    for (const CXXBaseSpecifier &B : RD->bases())
-      if (Derives(B.getType()->getAsCXXRecordDecl(), D + 1))
-        return true;
-    return false;
-  };
-  return Derives(MD->getParent(), 0);
-}
+bool inTestCode(const Stmt *S, ASTContext &Ctx) { return HotCodeAnalysis::get(Ctx).inTestBody(S); }
 } // namespace torchlint

@@ -47,6 +47,7 @@ namespace torchlint {
 /// conditional operator or a switch case whose condition is not a compile-time constant): e.g. a
 /// debugging aid behind a command-line flag.
 bool underRuntimeCondition(const clang::Stmt *S, clang::ASTContext &Ctx);
-/// True for code in a GoogleTest test body (a class derived from testing::Test).
+/// True for code in the body of a unit test (HotCodeAnalysis::inTestBody: GoogleTest, Catch2,
+/// doctest, Boost.Test).
 bool inTestCode(const clang::Stmt *S, clang::ASTContext &Ctx);
 } // namespace torchlint

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include <algorithm>
 #include <deque>
 #include <memory>
@@ -34,6 +35,39 @@ const FunctionDecl *canon(const FunctionDecl *FD) {
   return FD ? FD->getCanonicalDecl() : nullptr;
 }
 
+bool derivesFromGtestTest(const CXXRecordDecl *RD, unsigned Depth = 0) {
+  if (!RD || Depth > 8)
+    return false;
+  if (RD->getQualifiedNameAsString() == "testing::Test")
+    return true;
+  if (!(RD = RD->getDefinition()))
+    return false;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (derivesFromGtestTest(B.getType()->getAsCXXRecordDecl(), Depth + 1))
+      return true;
+  return false;
+}
+
+/// A name that a test framework's macro generates for the test function or its class.
+bool isGeneratedTestName(llvm::StringRef N) {
+  return N.starts_with("____C_A_T_C_H____T_E_S_T____") || N.starts_with("CATCH2_INTERNAL_TEST_") ||
+         N.starts_with("DOCTEST_ANON_FUNC_") || N.starts_with("_DOCTEST_ANON_FUNC_");
+}
+
+/// FD's name comes from a test framework's macro (TEST(Suite, Name) { ... }).
+bool declaredByTestMacro(const FunctionDecl *FD) {
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  const LangOptions &LO = FD->getASTContext().getLangOpts();
+  SourceLocation L = FD->getLocation();
+  for (unsigned I = 0; I < 16 && L.isMacroID(); ++I, L = SM.getImmediateMacroCallerLoc(L))
+    if (llvm::is_contained({"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "GTEST_TEST", "TEST_CASE",
+                            "TEST_CASE_METHOD", "SCENARIO", "TEMPLATE_TEST_CASE", "BOOST_AUTO_TEST_CASE",
+                            "BOOST_FIXTURE_TEST_CASE", "BOOST_DATA_TEST_CASE"},
+                           Lexer::getImmediateMacroName(L, SM, LO)))
+      return true;
+  return false;
+}
+
 /// Collects call sites of user code (system headers are skipped) with their enclosing loop.
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
@@ -41,8 +75,9 @@ public:
                 llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out,
                 std::vector<const FunctionDecl *> &Forwards,
                 llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
-                llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf)
-      : Ctx(Ctx), Out(Out), Forwards(Forwards), Parents(Parents), BodyOf(BodyOf) {}
+                llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf,
+                llvm::DenseSet<const FunctionDecl *> &TestBodies)
+      : Ctx(Ctx), Out(Out), Forwards(Forwards), Parents(Parents), BodyOf(BodyOf), TestBodies(TestBodies) {}
 
   // Records each statement's parent (no data recursion, so every child comes through here).
   bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
@@ -77,6 +112,8 @@ public:
           Forwards.push_back(canon(FD));
         if (const Stmt *Body = FD->getBody())
           BodyOf.try_emplace(Body, FD);
+        if (isTestBody(FD))
+          TestBodies.insert(canon(FD));
         Frames.push_back({canon(FD), {}});
         std::vector<const Stmt *> Saved;
         Saved.swap(StmtStack); // a function body starts a new statement tree
@@ -190,11 +227,29 @@ private:
   std::vector<const FunctionDecl *> &Forwards;
   llvm::DenseMap<const Stmt *, const Stmt *> &Parents;
   llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf;
+  llvm::DenseSet<const FunctionDecl *> &TestBodies;
   std::vector<Frame> Frames;
   std::vector<const Stmt *> StmtStack;
 };
 
 } // namespace
+
+bool isTestBody(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return false;
+  if (isGeneratedTestName(FD->getName()) || declaredByTestMacro(FD))
+    return true;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD)
+    return false;
+  const CXXRecordDecl *RD = MD->getParent();
+  llvm::StringRef Class = RD->getDeclName().isIdentifier() ? RD->getName() : "";
+  if (MD->getName() == "TestBody")
+    return derivesFromGtestTest(RD) || Class.ends_with("_Test");
+  // Catch2's TEST_CASE_METHOD, Boost.Test's test_method() (its class is the test case).
+  return (MD->getName() == "test" && isGeneratedTestName(Class)) ||
+         (MD->getName() == "test_method" && declaredByTestMacro(MD));
+}
 
 const HotCodeAnalysis &HotCodeAnalysis::get(ASTContext &Ctx) { return perTU<HotCodeAnalysis>(Ctx); }
 
@@ -217,7 +272,7 @@ std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
 
 void HotCodeAnalysis::build() {
   std::vector<const FunctionDecl *> Forwards;
-  CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf);
+  CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
 
@@ -231,7 +286,7 @@ void HotCodeAnalysis::build() {
   std::vector<std::pair<const FunctionDecl *, const CallSite *>> LoopCalls;
   for (auto &Entry : Callers)
     for (const CallSite &S : Entry.second)
-      if (hotLoop(S.Loops))
+      if (hotLoop(S.Loops) && !inTestBody(S.Call))
         LoopCalls.push_back({Entry.first, &S});
   std::sort(LoopCalls.begin(), LoopCalls.end(), [&](const auto &A, const auto &B) {
     return Ctx.getSourceManager().isBeforeInTranslationUnit(A.second->Call->getBeginLoc(),
@@ -427,7 +482,19 @@ std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loo
 std::optional<HotContext> HotCodeAnalysis::whyHot(const Stmt *S) const {
   const Stmt *Loop;
   const FunctionDecl *FD;
+  if (inTestBody(S))
+    return std::nullopt;
   return hotAt(S, Loop, FD);
+}
+
+bool HotCodeAnalysis::inTestBody(const Stmt *S) const {
+  if (TestBodies.empty())
+    return false;
+  const FunctionDecl *Outer = nullptr;
+  for (const Stmt *Cur = S; Cur; Cur = parentOf(Cur))
+    if (const FunctionDecl *F = BodyOf.lookup(Cur))
+      Outer = F;
+  return Outer && TestBodies.count(canon(Outer));
 }
 
 std::vector<const FunctionDecl *> HotCodeAnalysis::callees(const FunctionDecl *FD) const {

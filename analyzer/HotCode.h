@@ -2,6 +2,10 @@
 // every check (HotCodeAnalysis::get). A statement is hot when it sits in a loop (condition,
 // increment or body; not a for-init), in a function reachable from a loop body through the TU's
 // call graph, or in forward() of a torch::nn::Module subclass and what forward() calls.
+// The body of a unit test (GoogleTest TEST/TEST_F/TEST_P, Catch2 TEST_CASE, doctest, Boost.Test)
+// is never hot, nor is anything written in it: a test runs once per test run, it is not a
+// training step, even when it loops. Its loops make no callee hot either; a function it calls
+// stays hot when real code calls it from a loop.
 #pragma once
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -24,6 +28,13 @@ struct HotContext {
   const clang::FunctionDecl *Function = nullptr;
 };
 
+/// The body of a unit test: TestBody() of a GoogleTest test (a class deriving from
+/// ::testing::Test, or, when gtest's headers are missing, a class named `*_Test`), a Catch2 or
+/// doctest test function (the names their macros generate), a Boost.Test test_method(), or any
+/// function declared by a TEST / TEST_F / TEST_P / TYPED_TEST / TEST_CASE / SCENARIO /
+/// BOOST_AUTO_TEST_CASE macro.
+bool isTestBody(const clang::FunctionDecl *FD);
+
 class HotCodeAnalysis {
 public:
   /// The analysis of the TU that owns Ctx, built on first use and cached for this thread.
@@ -37,6 +48,8 @@ public:
   std::optional<HotContext> whyHot(const clang::FunctionDecl *FD) const;
   /// The innermost loop around S within its function, or null.
   const clang::Stmt *enclosingLoop(const clang::Stmt *S) const;
+  /// True when S is written in the body of a unit test (isTestBody), lambdas in it included.
+  bool inTestBody(const clang::Stmt *S) const;
 
   /// The parent of S in user code (statements only; a function body's parent is null), built
   /// during the analysis' own traversal of user code. Checks use this instead of
@@ -85,6 +98,7 @@ private:
   llvm::DenseSet<const clang::Stmt *> EpochLoops;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
+  llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
   /// The innermost loop of Loops that is not an epoch loop, or null.
   const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };

@@ -39,8 +39,8 @@ namespace {
 
 class RefFinder : public RecursiveASTVisitor<RefFinder> {
 public:
-  RefFinder(const VarDecl *VD, ASTContext &Ctx, VarValues &Out)
-      : VD(VD), HC(HotCodeAnalysis::get(Ctx)), Out(Out) {}
+  RefFinder(const VarDecl *VD, ASTContext &Ctx, VarValues &Out, unsigned Depth = 0)
+      : VD(VD), Ctx(Ctx), HC(HotCodeAnalysis::get(Ctx)), Out(Out), Depth(Depth) {}
 
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
     if (S->getLoopVariable() == VD)
@@ -69,9 +69,19 @@ private:
     // Walk up through parens and implicit nodes to the expression that uses the variable.
     const Expr *E = Use;
     while (true) {
-      const auto *P = dyn_cast_or_null<Expr>(HC.parentOf(E));
+      const Stmt *PS = HC.parentOf(E);
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(PS)) {
+        // `Tensor &r = t;`: r writes t from now on.
+        for (const Decl *D : DS->decls())
+          if (const auto *R = dyn_cast<VarDecl>(D))
+            if (R->getInit() && R->getInit()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
+                nonConstRef(R->getType()))
+              return escape();
+        return;
+      }
+      const auto *P = dyn_cast_or_null<Expr>(PS);
       if (!P)
-        return; // a statement (e.g. return t;) or a declaration: a read
+        return; // a statement (e.g. return t;): a read
       if (isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr>(P)) {
         if (const auto *IC = dyn_cast<ImplicitCastExpr>(P))
           if (IC->getCastKind() != CK_NoOp && IC->getCastKind() != CK_LValueToRValue &&
@@ -143,17 +153,23 @@ private:
     return false;
   }
 
+  /// The parameter type as written in FD's template pattern (Args&&... for a pack).
+  static QualType writtenParamType(const FunctionDecl *FD, unsigned PI) {
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    if (!Pattern || Pattern->getNumParams() == 0)
+      return FD->getParamDecl(PI)->getType();
+    for (unsigned I = 0; I < Pattern->getNumParams(); ++I)
+      if (Pattern->getParamDecl(I)->isParameterPack() || I == PI)
+        return Pattern->getParamDecl(I)->getType();
+    return FD->getParamDecl(PI)->getType();
+  }
+
   void checkArgument(const CallExpr *C, const Expr *E) {
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD) {
       escape();
       return;
     }
-    // libtorch's functions take devices and options by forwarding reference
-    // (TensorOptions::device(Args&&...)) without modifying them; only *_out variants write to
-    // (and may resize) a tensor argument.
-    if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !FD->getName().ends_with("_out"))
-      return;
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
       if (C->getArg(I)->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())
@@ -163,14 +179,49 @@ private:
         escape(); // variadic
         return;
       }
-      if (nonConstRef(FD->getParamDecl(PI)->getType()))
-        escape();
+      if (!nonConstRef(FD->getParamDecl(PI)->getType()))
+        continue;
+      if (isTorchDecl(FD)) {
+        // libtorch takes devices and options by forwarding reference (TensorOptions::device(
+        // Args&&...)) without modifying them; a parameter written as a non-const lvalue reference
+        // is written to: *_out variants, torch::load(value, ...), InputArchive::read(key, tensor).
+        QualType W = writtenParamType(FD, PI);
+        if (W->isLValueReferenceType() && !W->getPointeeType().isConstQualified())
+          escape();
+        continue;
+      }
+      followOutParameter(FD, PI);
     }
   }
 
+  /// VD is passed by non-const reference to parameter PI of user function FD. When FD's body is
+  /// in the TU, what it assigns to the parameter are more values of VD (an out-parameter filled
+  /// by `out = ...`), and in-place writes (out.copy_(src), writes through data_ptr()) keep VD's
+  /// device and dtype. Without a body, or when the parameter escapes again there, VD escapes.
+  void followOutParameter(const FunctionDecl *FD, unsigned PI) {
+    const FunctionDecl *Def = FD->getDefinition();
+    if (Def && Ctx.getSourceManager().isInSystemHeader(Ctx.getSourceManager().getExpansionLoc(Def->getLocation())))
+      Def = nullptr; // std::swap(a, b) and the like: not analysed, so not followed
+    const ParmVarDecl *P = Def && Def->getBody() && PI < Def->getNumParams() ? Def->getParamDecl(PI) : nullptr;
+    if (!P || Depth >= 4 || Def->isVariadic()) {
+      escape();
+      return;
+    }
+    VarValues Inner;
+    RefFinder F(P, Ctx, Inner, Depth + 1);
+    F.TraverseStmt(Def->getBody());
+    if (F.Escaped || F.RangeFor) {
+      escape();
+      return;
+    }
+    Out.Values.insert(Out.Values.end(), Inner.Values.begin(), Inner.Values.end());
+  }
+
   const VarDecl *VD;
+  ASTContext &Ctx;
   const HotCodeAnalysis &HC;
   VarValues &Out;
+  unsigned Depth; // out-parameters followed into callees so far
 };
 
 /// The values of every local variable asked about in a TU.

@@ -15,13 +15,6 @@ namespace torchlint {
 
 namespace {
 
-bool isCudaDecl(const ValueDecl *D) {
-  if (!D)
-    return false;
-  std::string Q = D->getQualifiedNameAsString();
-  return Q == "c10::kCUDA" || Q == "c10::DeviceType::CUDA" || Q == "at::kCUDA" || Q == "torch::kCUDA";
-}
-
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   Collector(ASTContext &Ctx, ProgramFacts &F) : Ctx(Ctx), SM(Ctx.getSourceManager()), F(F) {}
@@ -38,27 +31,17 @@ public:
       F.Main = FD;
     return true;
   }
-  void cuda(SourceLocation L) {
-    if (!F.MentionsCuda)
-      F.FirstCudaMention = L;
-    F.MentionsCuda = true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (isCudaDecl(E->getDecl()))
-      cuda(E->getBeginLoc());
-    return true;
-  }
-  bool VisitStringLiteral(StringLiteral *S) {
-    if (S->getCharByteWidth() == 1 && S->getString().starts_with("cuda"))
-      cuda(S->getBeginLoc());
-    return true;
-  }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     const CXXRecordDecl *Impl = moduleImplOf(E->getType());
-    if (Impl && !E->getConstructor()->isCopyOrMoveConstructor()) {
-      std::string N = Impl->getQualifiedNameAsString();
-      if (convDims(Impl) || llvm::StringRef(N).starts_with("torch::nn::ConvTranspose"))
-        F.BuildsConv = true;
+    if (!Impl || E->getConstructor()->isCopyOrMoveConstructor())
+      return true;
+    if (E->getNumArgs() == 1 && E->getArg(0)->getType()->isNullPtrType())
+      return true; // torch::nn::Conv2d conv{nullptr}: an empty holder, no convolution yet
+    std::string N = Impl->getQualifiedNameAsString();
+    if (convDims(Impl) || llvm::StringRef(N).starts_with("torch::nn::ConvTranspose")) {
+      llvm::StringRef Name = Impl->getName();
+      Name.consume_back("Impl");
+      conv(E->getBeginLoc(), Name.str());
     }
     return true;
   }
@@ -66,20 +49,32 @@ public:
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD)
       return true;
-    if (isTrainingCall(C))
+    if (isTrainingCall(C) && earlier(C->getExprLoc(), F.FirstTraining)) {
       F.Trains = true;
+      F.FirstTraining = C->getExprLoc();
+    }
     std::string Q = FD->getQualifiedNameAsString();
-    llvm::StringRef QR(Q);
     if (Q == "at::Context::setBenchmarkCuDNN" || Q == "at::Context::setDeterministicCuDNN" ||
         Q == "at::Context::setDeterministicAlgorithms")
       F.ConfiguresCudnn = true;
-    if (QR.starts_with("torch::cuda::") || Q == "at::TensorBase::cuda" || Q == "at::Tensor::cuda")
-      cuda(C->getBeginLoc());
-    if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() &&
-        (FD->getName() == "conv1d" || FD->getName() == "conv2d" || FD->getName() == "conv3d" ||
-         FD->getName() == "convolution"))
-      F.BuildsConv = true;
+    if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !isa<CXXMethodDecl>(FD) &&
+        llvm::is_contained({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                            "conv_transpose3d", "convolution", "_convolution", "conv_tbc",
+                            "cudnn_convolution", "cudnn_convolution_transpose"},
+                           FD->getName()))
+      conv(C->getBeginLoc(), FD->getQualifiedNameAsString() + "()");
     return true;
+  }
+  /// L comes before the location recorded so far (or none is).
+  bool earlier(SourceLocation L, SourceLocation Recorded) const {
+    return Recorded.isInvalid() || SM.isBeforeInTranslationUnit(SM.getExpansionLoc(L), SM.getExpansionLoc(Recorded));
+  }
+  void conv(SourceLocation L, std::string Name) {
+    if (!earlier(L, F.FirstConv))
+      return;
+    F.BuildsConv = true;
+    F.FirstConv = L;
+    F.ConvName = std::move(Name);
   }
 
   ASTContext &Ctx;

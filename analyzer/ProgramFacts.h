@@ -1,23 +1,26 @@
 // Facts about the whole translation unit (the user's code in it), computed once per TU and shared:
-// does it use CUDA, build convolutions, train, configure cuDNN, and where is main().
+// does it build convolutions, train, configure cuDNN, and where is main(). Whether it uses CUDA is
+// TUFacts::usesCUDA(), the one answer every check asks.
 #pragma once
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include <string>
 
 namespace torchlint {
 
 struct ProgramFacts {
   /// main() defined in this TU, or null.
   const clang::FunctionDecl *Main = nullptr;
-  /// The user's code names a CUDA device: c10::kCUDA / DeviceType::CUDA, a "cuda..." device
-  /// string, Tensor::cuda() or torch::cuda::* (is_available, device_count, ...).
-  bool MentionsCuda = false;
-  clang::SourceLocation FirstCudaMention;
-  /// The user's code constructs a torch::nn::ConvNd (N = 1, 2, 3) or ConvTransposeNd module, or
-  /// calls a functional convolution.
+  /// The user's code constructs a torch::nn::ConvNd (N = 1, 2, 3) or ConvTransposeNd module (not
+  /// an empty `{nullptr}` holder), or calls a functional convolution (torch::conv2d,
+  /// torch::nn::functional::conv2d, conv_transpose2d, at::convolution, ...).
   bool BuildsConv = false;
-  /// The user's code calls backward() or Optimizer::step().
+  /// The first such construction or call, and what it is ("Conv2d", "torch::conv2d()").
+  clang::SourceLocation FirstConv;
+  std::string ConvName;
+  /// The user's code calls backward() or Optimizer::step(); the first such call.
   bool Trains = false;
+  clang::SourceLocation FirstTraining;
   /// The user's code calls at::Context::setBenchmarkCuDNN, setDeterministicCuDNN or
   /// setDeterministicAlgorithms.
   bool ConfiguresCudnn = false;

@@ -1,4 +1,5 @@
 #include "TUFacts.h"
+#include "LocalDataflow.h"
 #include "Recovery.h"
 #include "PerTU.h"
 #include "TorchTypes.h"
@@ -24,15 +25,63 @@ std::string enumeratorKey(const EnumConstantDecl *E) {
   return (ED->getName() + "::" + E->getName()).str();
 }
 
-const StringLiteral *findStringLiteral(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > 6)
+bool isCudaLiteral(const StringLiteral *L) {
+  return L->getCharByteWidth() == 1 && L->getString().starts_with("cuda");
+}
+
+/// The first "cuda..." string literal that E can evaluate to or be built from: the literal itself,
+/// either arm of a conditional, a concatenation ("cuda:" + std::to_string(rank)), or a string
+/// variable whose initializer or assignments hold one (std::string dev = "cuda:0"). A literal
+/// that never reaches E (a log message, a flag's name) is not seen.
+const StringLiteral *cudaLiteralIn(const Stmt *S, ASTContext &Ctx, unsigned Depth = 0) {
+  if (!S || Depth > 10)
     return nullptr;
   if (const auto *L = dyn_cast<StringLiteral>(S))
-    return L;
+    return isCudaLiteral(L) ? L : nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isTorchDecl(VD))
+      return nullptr;
+    if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD)) {
+      const VarValues &V = valuesOf(VD, Ctx);
+      for (const Expr *Val : V.Values)
+        if (const StringLiteral *L = cudaLiteralIn(Val, Ctx, Depth + 1))
+          return L;
+      return nullptr;
+    }
+    return cudaLiteralIn(VD->getInit(), Ctx, Depth + 1); // a global or static: its initializer
+  }
+  if (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S))
+    return nullptr; // what a function returns is another question (its arguments are not the result)
   for (const Stmt *C : S->children())
-    if (const StringLiteral *L = findStringLiteral(C, Depth + 1))
+    if (const StringLiteral *L = cudaLiteralIn(C, Ctx, Depth + 1))
       return L;
   return nullptr;
+}
+
+/// A call into libtorch's CUDA namespaces that needs a CUDA device (streams, guards, events,
+/// synchronize, the caching allocator); the queries and seeding calls that CPU-only programs make
+/// too (is_available, device_count, manual_seed) are not.
+bool isCudaOnlyCall(const FunctionDecl *FD) {
+  if (!FD || !isTorchDecl(FD))
+    return false;
+  bool InCuda = false;
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getName() == "cuda")
+        InCuda = true;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    for (const DeclContext *DC = MD->getParent()->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        if (NS->getName() == "cuda")
+          InCuda = true;
+  if (!InCuda)
+    return false;
+  if (!FD->getDeclName().isIdentifier())
+    return true;
+  return !llvm::is_contained({"is_available", "device_count", "cudnn_is_available", "manual_seed",
+                              "manual_seed_all", "getNumGPUs", "is_built", "get_device_properties"},
+                             FD->getName());
 }
 } // namespace
 
@@ -57,6 +106,8 @@ public:
       return true;
     SourceLocation Loc = C->getExprLoc();
     F.note(F.Calls, FD->getQualifiedNameAsString(), Loc);
+    if (isCudaOnlyCall(FD))
+      F.noteCuda(Loc);
     for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
       if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
         F.note(F.Namespaces, NS->getQualifiedNameAsString(), Loc);
@@ -72,9 +123,10 @@ public:
       return true;
     F.note(F.Constructions, RD->getName(), C->getBeginLoc());
     if (RD->getName() == "Device" && C->getNumArgs() >= 1)
-      if (const StringLiteral *L = findStringLiteral(C->getArg(0)))
-        if (L->getCharByteWidth() == 1 && L->getString().starts_with("cuda"))
-          F.noteCudaString(L->getBeginLoc());
+      if (const StringLiteral *L = cudaLiteralIn(C->getArg(0), Ctx))
+        F.noteCuda(C->getBeginLoc().isValid() ? C->getBeginLoc() : L->getBeginLoc());
+    if (isCudaOnlyCall(Ctor))
+      F.noteCuda(C->getBeginLoc()); // c10::cuda::CUDAGuard, at::cuda::CUDAEvent, ...
     return true;
   }
 
@@ -122,10 +174,12 @@ void TUFacts::note(llvm::StringMap<SourceLocation> &Map, llvm::StringRef Key, So
     It->second = earliest(It->second, Loc);
 }
 
-void TUFacts::noteCudaString(SourceLocation Loc) {
+void TUFacts::noteCuda(SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return;
   Loc = Ctx.getSourceManager().getExpansionLoc(Loc);
   if (!isLibraryLocation(Ctx.getSourceManager(), Loc))
-    CudaDeviceString = earliest(CudaDeviceString, Loc);
+    CudaUse = earliest(CudaUse, Loc);
 }
 
 SourceLocation TUFacts::earliest(SourceLocation A, SourceLocation B) const {
@@ -153,7 +207,8 @@ SourceLocation TUFacts::firstConstruction(llvm::StringRef N) const { return look
 SourceLocation TUFacts::usesCUDA() const {
   SourceLocation L = firstEnumerator("DeviceType::CUDA");
   L = earliest(L, firstCall("at::Tensor::cuda"));
-  L = earliest(L, CudaDeviceString);
+  L = earliest(L, firstCall("at::TensorBase::cuda"));
+  L = earliest(L, CudaUse);
   return L;
 }
 

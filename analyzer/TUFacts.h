@@ -1,6 +1,7 @@
 // TU-wide facts: what the user's code in a translation unit ever calls, constructs or names,
 // wherever it does it. Program-level checks ask these ("the file never converts anything to
-// channels_last", "no autocast anywhere", "does it use CUDA at all?"). Computed once per TU
+// channels_last", "no autocast anywhere", "does it use CUDA at all?": usesCUDA() is the one answer
+// to that, ProgramFacts has none). Computed once per TU
 // (TUFacts::get) from user code only: libtorch's own headers never count.
 #pragma once
 #include "clang/AST/ASTContext.h"
@@ -33,8 +34,14 @@ public:
 
   // Derived facts, each the first place that shows it (invalid when none does).
 
-  /// The code puts something on a CUDA device: names DeviceType::CUDA (kCUDA), calls .cuda()
-  /// on a tensor or module, or builds a torch::Device from a "cuda..." string.
+  /// The one answer to "does this program use CUDA", for every check that asks: the code names
+  /// DeviceType::CUDA (torch::kCUDA, at::kCUDA, DeviceType::CUDA, also as the CUDA arm of
+  /// `torch::cuda::is_available() ? kCUDA : kCPU`), calls Tensor::cuda(), builds a torch::Device
+  /// from a "cuda..." string (a literal, either arm of a conditional, "cuda:" + rank, or a string
+  /// variable holding one), or calls libtorch's CUDA-only API (torch::cuda::synchronize(),
+  /// c10::cuda / at::cuda streams, guards, events, caching allocator). Not: a "cuda" string that
+  /// never becomes a device (a log message, a flag name), or the queries and seeding a CPU-only
+  /// program makes too (torch::cuda::is_available(), device_count(), manual_seed()).
   clang::SourceLocation usesCUDA() const;
   /// The code computes in fp16/bf16: names ScalarType::Half or BFloat16 (kHalf, kBFloat16,
   /// kFloat16), or calls Tensor::half()/bfloat16().
@@ -48,12 +55,12 @@ public:
 
 private:
   friend class TUFactsCollector;
-  void noteCudaString(clang::SourceLocation Loc);
+  void noteCuda(clang::SourceLocation Loc);
   void note(llvm::StringMap<clang::SourceLocation> &Map, llvm::StringRef Key, clang::SourceLocation Loc);
 
   clang::ASTContext &Ctx;
   llvm::StringMap<clang::SourceLocation> Calls, Namespaces, Enumerators, Constructions;
-  clang::SourceLocation CudaDeviceString; // torch::Device("cuda:0") and the like
+  clang::SourceLocation CudaUse; // torch::Device("cuda:0"), CUDA-only calls and the like
 };
 
 } // namespace torchlint

@@ -9,6 +9,17 @@ using namespace clang::ast_matchers;
 
 namespace torchlint {
 
+namespace {
+/// A factory that draws random numbers: on the device it would use the device's generator, so a
+/// seeded program gets other numbers than from the CPU generator it uses now.
+bool isRandomFactory(llvm::StringRef Name) {
+  return Name.starts_with("rand") ||
+         llvm::is_contained({"normal", "bernoulli", "multinomial", "poisson", "binomial", "_standard_gamma",
+                             "_sample_dirichlet"},
+                            Name);
+}
+} // namespace
+
 void CreateThenMoveCheck::registerMatchers(MatchFinder *Finder) {
   auto Factory = callExpr(callee(functionDecl(isTensorFactoryDecl()))).bind("factory");
   Finder->addMatcher(
@@ -26,6 +37,15 @@ void CreateThenMoveCheck::check(const MatchFinder::MatchResult &Result) {
   const LangOptions &LO = Result.Context->getLangOpts();
   if (!inUserCode(Call->getExprLoc(), SM) || Call->getExprLoc().isMacroID())
     return;
+
+  const FunctionDecl *FD = Factory->getDirectCallee();
+  std::string FactoryName = FD ? FD->getNameAsString() : "factory";
+  // torch::tensor({...}) fills a CPU tensor and copies it to the requested device even when the
+  // device is in its options (TensorDataContainer::convert_to_tensor): moving the device into
+  // the factory gains nothing.
+  if (FactoryName == "tensor")
+    return;
+  bool Random = isRandomFactory(FactoryName);
 
   std::string Device; // source text of the target device
   std::string Ns = factoryNamespace(Factory);
@@ -50,13 +70,18 @@ void CreateThenMoveCheck::check(const MatchFinder::MatchResult &Result) {
         Device = ""; // .to(device, non_blocking, ...): report without a fix
   }
 
-  const FunctionDecl *FD = Factory->getDirectCallee();
-  std::string FactoryName = FD ? FD->getNameAsString() : "factory";
   std::string Msg = Ns + "::" + FactoryName + "(...)." + Move->getNameAsString() +
-                    (Call->getNumArgs() && !isa<CXXDefaultArgExpr>(Call->getArg(0)) ? "(...)" : "()") + " creates the tensor on the CPU, then allocates it again on the device and "
-                    "copies it; pass the device in the factory's TensorOptions instead";
+                    (Call->getNumArgs() && !isa<CXXDefaultArgExpr>(Call->getArg(0)) ? "(...)" : "()");
+  if (Random)
+    Msg += " creates the tensor on the CPU, drawing its numbers from the CPU generator, then allocates it again "
+           "on the device and copies it; with the device in the factory's TensorOptions the numbers are drawn "
+           "on the device in one step, but from the device's generator, so a seeded run gets other numbers "
+           "(advice, no fix-it: change it where the exact values do not matter)";
+  else
+    Msg += " creates the tensor on the CPU, then allocates it again on the device and copies it; pass the device "
+           "in the factory's TensorOptions instead";
   auto D = report(Call->getExprLoc(), Msg);
-  if (Device.empty())
+  if (Device.empty() || Random)
     return;
   std::vector<FixItHint> Fixes;
   if (!buildDeviceIntoFactoryFix(Factory, Call, Device, Ns, *Result.Context, Fixes))

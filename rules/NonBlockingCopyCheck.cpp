@@ -1,6 +1,7 @@
 #include "NonBlockingCopyCheck.h"
 #include "NnModules.h"
 #include "ProgramFacts.h"
+#include "TUFacts.h"
 #include "TensorOptionsFix.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -45,7 +46,7 @@ void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!batchVariable(Call->getImplicitObjectArgument(), Ctx))
     return;
-  if (!ProgramFacts::get(Ctx).MentionsCuda)
+  if (TUFacts::get(Ctx).usesCUDA().isInvalid())
     return; // a CPU-only program: nothing to overlap
   if (M->getName() == "to") {
     const Expr *Dev = deviceArgumentOfTo(Call);

@@ -7,6 +7,91 @@ using namespace clang::ast_matchers;
 
 namespace torchlint {
 
+namespace {
+
+bool isTimerClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getDeclName().isIdentifier())
+    return false;
+  std::string N = RD->getName().lower();
+  return llvm::StringRef(N).contains("timer") || llvm::StringRef(N).contains("stopwatch");
+}
+
+/// S reads a clock or takes a timing measurement: std::chrono::*::now(), clock(), clock_gettime,
+/// gettimeofday, a CUDA event recorded or timed (cudaEventRecord, cudaEventElapsedTime,
+/// event.record(), elapsed_time()), or a timer object (a class named *Timer* / *Stopwatch*, its
+/// construction or any method; tic() / toc()).
+bool readsClock(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 12 || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = C->getDirectCallee(); FD && FD->getDeclName().isIdentifier()) {
+      llvm::StringRef N = FD->getName();
+      std::string Q = FD->getQualifiedNameAsString();
+      if (N == "now" && llvm::StringRef(Q).starts_with("std::chrono::"))
+        return true;
+      if (FD->isExternC() || FD->getDeclContext()->isTranslationUnit() || llvm::StringRef(Q).starts_with("std::"))
+        if (llvm::is_contained({"clock", "clock_gettime", "gettimeofday", "cudaEventRecord", "cudaEventElapsedTime",
+                                "tic", "toc"},
+                               N))
+          return true;
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+        if (isTimerClass(MD->getParent()))
+          return true;
+        if ((N == "record" || N == "elapsed_time") && isTorchDecl(MD) && MD->getParent()->getName().contains("Event"))
+          return true;
+      }
+    }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    if (CE->getConstructor() && isTimerClass(CE->getConstructor()->getParent()))
+      return true;
+  for (const Stmt *Ch : S->children())
+    if (readsClock(Ch, Depth + 1))
+      return true;
+  return false;
+}
+
+/// The sync at Call brackets a timing measurement: the statement right before or right after it
+/// reads a clock (torch::cuda::synchronize(); auto t1 = std::chrono::steady_clock::now();). A
+/// sync that is the whole branch of an `if` is judged by the statements around the `if`.
+bool bracketsTiming(const Stmt *Call, ASTContext &Ctx) {
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const Stmt *S = Call;
+  for (unsigned Level = 0; Level < 2; ++Level) {
+    const Stmt *P = H.parentOf(S);
+    while (P && !isa<CompoundStmt>(P)) {
+      if (isa<LambdaExpr>(P) || !H.parentOf(P))
+        return false;
+      S = P;
+      P = H.parentOf(S);
+    }
+    const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+    if (!Block)
+      return false;
+    const Stmt *Prev = nullptr, *Next = nullptr;
+    bool Found = false;
+    for (const Stmt *Child : Block->body()) {
+      if (Found) {
+        Next = Child;
+        break;
+      }
+      if (Child == S)
+        Found = true;
+      else
+        Prev = Child;
+    }
+    if (readsClock(Prev) || readsClock(Next))
+      return true;
+    // `if (timing) { torch::cuda::synchronize(); }`: look around the if.
+    const Stmt *Up = H.parentOf(Block);
+    if (!Up || !isa<IfStmt>(Up) || Block->size() > 1)
+      return false;
+    S = Up;
+  }
+  return false;
+}
+
+} // namespace
+
 void SyncExplicitCheck::registerMatchers(MatchFinder *Finder) {
   // torch::cuda::synchronize(), c10::cuda::device_synchronize(), stream.synchronize(),
   // event.synchronize() (c10::Stream, c10::cuda::CUDAStream, at::cuda::CUDAEvent, c10::Event...).
@@ -23,8 +108,8 @@ void SyncExplicitCheck::registerMatchers(MatchFinder *Finder) {
 void SyncExplicitCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   auto Site = assess(Call, nullptr, *Result.Context);
-  if (!Site)
-    return;
+  if (!Site || bracketsTiming(Call, *Result.Context))
+    return; // synchronizing to read a clock is what timing code must do
   const FunctionDecl *FD = Call->getDirectCallee();
   std::string Name = FD->getQualifiedNameAsString();
   if (const auto *M = dyn_cast<CXXMethodDecl>(FD))

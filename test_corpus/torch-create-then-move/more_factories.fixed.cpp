@@ -11,8 +11,8 @@ int main() {
   // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: torch::fftfreq(...).to(...) creates the tensor on the CPU [torch-create-then-move]
   auto t = torch::tril_indices(4, 4).to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: torch::tril_indices(...).to(...) creates the tensor on the CPU [torch-create-then-move]
-  auto r = at::randperm(10, at::TensorOptions(torch::kLong).device(device));
-  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: at::randperm(...).to(...) creates the tensor on the CPU [torch-create-then-move]
+  auto r = at::randperm(10, torch::kLong).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: at::randperm(...).to(...) creates the tensor on the CPU, drawing its numbers from the CPU generator [torch-create-then-move]
   (void)w; (void)k; (void)f; (void)t; (void)r;
   return 0;
 }
