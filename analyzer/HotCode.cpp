@@ -15,11 +15,21 @@ using namespace clang;
 
 namespace torchlint {
 
+bool isLoopStatement(const Stmt *S) {
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    // `do { ... } while (0)`, the statement wrapper of macros (AT_ASSERT, TORCH_CHECK, ...): once.
+    const Expr *C = D->getCond() ? D->getCond()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *I = dyn_cast_or_null<IntegerLiteral>(C))
+      return I->getValue() != 0;
+    if (const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(C))
+      return B->getValue();
+    return true;
+  }
+  return isa<ForStmt, WhileStmt, CXXForRangeStmt>(S);
+}
+
 namespace {
 
-bool isLoop(const Stmt *S) {
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
 
 /// True when Child (a direct child of Loop) runs on every iteration.
 bool childRunsEachIteration(const Stmt *Loop, const Stmt *Child) {
@@ -148,6 +158,8 @@ public:
     return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getBody()); });
   }
   bool TraverseDoStmt(DoStmt *S, DataRecursionQueue * = nullptr) {
+    if (!isLoopStatement(S))
+      return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond());
     return withLoop(S, [&] { return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond()); });
   }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S, DataRecursionQueue * = nullptr) {
@@ -455,7 +467,7 @@ std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loo
     const Stmt *P = parentOf(Cur);
     if (!P)
       return std::nullopt; // not in user code we analysed
-    if (!Loop && isLoop(P) && childRunsEachIteration(P, Cur) && !isEpochLoop(P))
+    if (!Loop && isLoopStatement(P) && childRunsEachIteration(P, Cur) && !isEpochLoop(P))
       Loop = P;
     if (const auto *L = dyn_cast<LambdaExpr>(P)) {
       // A lambda's body: hot when the lambda is called from hot code, or when it is written in

@@ -35,6 +35,10 @@ struct HotContext {
 /// BOOST_AUTO_TEST_CASE macro.
 bool isTestBody(const clang::FunctionDecl *FD);
 
+/// A loop statement (for, while, range-for, do) other than `do { ... } while (0)`, the once-only
+/// statement wrapper of macros such as AT_ASSERT and TORCH_CHECK.
+bool isLoopStatement(const clang::Stmt *S);
+
 class HotCodeAnalysis {
 public:
   /// The analysis of the TU that owns Ctx, built on first use and cached for this thread.

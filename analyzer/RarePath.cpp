@@ -37,8 +37,6 @@ const Expr *moduloTest(const Expr *Cond) {
   return nullptr;
 }
 
-bool isLoopStmt(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
-
 } // namespace
 
 bool insideAssert(const Stmt *S, ASTContext &Ctx) {
@@ -73,7 +71,7 @@ std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) {
                                  .str();
           return "it only runs when `" + Text + "` (short-circuit `&&`)";
         }
-    if (isLoopStmt(P) || isa<LambdaExpr>(P))
+    if (isLoopStatement(P) || isa<LambdaExpr>(P))
       return std::nullopt;
     if (const auto *If = dyn_cast<IfStmt>(P)) {
       if (Prev == If->getThen())

@@ -1,5 +1,7 @@
 #include "SyncCheck.h"
+#include "ProgramFacts.h"
 #include "RarePath.h"
+#include "TUFacts.h"
 
 using namespace clang;
 
@@ -9,7 +11,7 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
   if (!At || !inUserCode(At->getBeginLoc(), Ctx.getSourceManager()))
     return std::nullopt;
   auto Hot = hotContext(At, Ctx);
-  if (!Hot)
+  if (!Hot || cpuOnlyProgram(Ctx))
     return std::nullopt;
   SyncSite S;
   S.Hot = *Hot;
@@ -20,6 +22,11 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
   }
   S.Rare = rarePathReason(At, Ctx);
   return S;
+}
+
+bool SyncCheck::cpuOnlyProgram(ASTContext &Ctx) {
+  const TUFacts &T = TUFacts::get(Ctx);
+  return ProgramFacts::get(Ctx).Main && T.usesCUDA().isInvalid() && T.opaqueDevice().isInvalid();
 }
 
 DiagnosticBuilder SyncCheck::reportSync(SourceLocation Loc, llvm::StringRef Message, const SyncSite &Site) {

@@ -85,6 +85,18 @@ bool isCudaOnlyCall(const FunctionDecl *FD) {
 }
 } // namespace
 
+/// c10::Device or c10::DeviceType (by value or reference).
+bool isDeviceType(QualType T) {
+  if (T.isNull())
+    return false;
+  QualType C = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (const auto *ET = C->getAs<EnumType>())
+    return ET->getDecl()->getQualifiedNameAsString() == "c10::DeviceType";
+  if (const CXXRecordDecl *RD = C->getAsCXXRecordDecl())
+    return RD->getQualifiedNameAsString() == "c10::Device";
+  return false;
+}
+
 class TUFactsCollector : public RecursiveASTVisitor<TUFactsCollector> {
 public:
   TUFactsCollector(ASTContext &Ctx, TUFacts &F) : Ctx(Ctx), F(F) {}
@@ -105,6 +117,8 @@ public:
     if (!FD)
       return true;
     SourceLocation Loc = C->getExprLoc();
+    if (isDeviceType(C->getType()) && !isTorchDecl(FD) && !FD->hasBody())
+      F.noteOpaqueDevice(Loc); // Device pickDevice(); defined in another TU
     F.note(F.Calls, FD->getQualifiedNameAsString(), Loc);
     if (isCudaOnlyCall(FD))
       F.noteCuda(Loc);
@@ -140,6 +154,8 @@ public:
     }
     // libtorch's constants: constexpr DeviceType kCUDA = DeviceType::CUDA;
     if (const auto *V = dyn_cast<VarDecl>(D)) {
+      if (V->hasExternalStorage() && !isTorchDecl(V) && isDeviceType(V->getType()))
+        F.noteOpaqueDevice(E->getLocation()); // extern torch::Device device; set in another TU
       if (!V->isConstexpr() || !isTorchDecl(V) || !V->getInit())
         return true;
       if (const auto *Ref = dyn_cast<DeclRefExpr>(V->getInit()->IgnoreParenImpCasts())) {
@@ -180,6 +196,12 @@ void TUFacts::noteCuda(SourceLocation Loc) {
   Loc = Ctx.getSourceManager().getExpansionLoc(Loc);
   if (!isLibraryLocation(Ctx.getSourceManager(), Loc))
     CudaUse = earliest(CudaUse, Loc);
+}
+
+void TUFacts::noteOpaqueDevice(SourceLocation Loc) {
+  Loc = Ctx.getSourceManager().getExpansionLoc(Loc);
+  if (Loc.isValid() && !isLibraryLocation(Ctx.getSourceManager(), Loc))
+    OpaqueDevice = earliest(OpaqueDevice, Loc);
 }
 
 SourceLocation TUFacts::earliest(SourceLocation A, SourceLocation B) const {

@@ -43,6 +43,10 @@ public:
   /// never becomes a device (a log message, a flag name), or the queries and seeding a CPU-only
   /// program makes too (torch::cuda::is_available(), device_count(), manual_seed()).
   clang::SourceLocation usesCUDA() const;
+  /// A device this TU cannot see: a call to a user function declared here but defined in another
+  /// TU that returns a torch::Device or DeviceType, or an extern device variable. With it, "no CUDA
+  /// in this TU" does not make the program CPU-only.
+  clang::SourceLocation opaqueDevice() const { return OpaqueDevice; }
   /// The code computes in fp16/bf16: names ScalarType::Half or BFloat16 (kHalf, kBFloat16,
   /// kFloat16), or calls Tensor::half()/bfloat16().
   clang::SourceLocation usesReducedPrecision() const;
@@ -56,11 +60,13 @@ public:
 private:
   friend class TUFactsCollector;
   void noteCuda(clang::SourceLocation Loc);
+  void noteOpaqueDevice(clang::SourceLocation Loc);
   void note(llvm::StringMap<clang::SourceLocation> &Map, llvm::StringRef Key, clang::SourceLocation Loc);
 
   clang::ASTContext &Ctx;
   llvm::StringMap<clang::SourceLocation> Calls, Namespaces, Enumerators, Constructions;
   clang::SourceLocation CudaUse; // torch::Device("cuda:0"), CUDA-only calls and the like
+  clang::SourceLocation OpaqueDevice;
 };
 
 } // namespace torchlint

@@ -71,3 +71,6 @@ int main() {
   }
   return 0;
 }
+
+// The program trains on CUDA when there is one: the sync checks stay quiet on CPU-only programs.
+torch::Device trainingDevice() { return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU; }
