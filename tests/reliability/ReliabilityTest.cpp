@@ -12,12 +12,12 @@ using namespace torchlint::test;
 namespace {
 
 // A training loop with one torch-sync-item finding (line 6) and one fixable
-// torch-create-then-move finding (line 5) under the stub headers.
+// torch-create-then-move finding (line 5) under the stub headers (ones(): a random factory gets no fix).
 const char TrainLoop[] = R"cpp(#include <torch/torch.h>
 int main() {
   float total = 0;
   for (int i = 0; i < 10; ++i) {
-    auto x = torch::rand({4}).cuda();
+    auto x = torch::ones({4}).cuda();
     total += x.sum().item<float>();
   }
   return total > 0;
