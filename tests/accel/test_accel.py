@@ -76,6 +76,12 @@ def torchlint(files, flags, cache, extra=()):
     return out, data, p.stderr
 
 
+def pch_dirs(cache):
+    """The PCH variant folders of a cache: pch/<key of the block and flags>/<variant by resolution>/."""
+    root = os.path.join(cache, "pch")
+    return [os.path.join(root, g, v) for g in sorted(os.listdir(root)) for v in sorted(os.listdir(os.path.join(root, g)))]
+
+
 def corpus_files(src):
     """(file, versions) of the corpus cases, when the corpus exists."""
     root = os.path.join(src, "test_corpus")
@@ -148,10 +154,9 @@ class Equivalence(unittest.TestCase):
         for name in ("quoted_first.cpp", "macro_first_ok.cpp"):
             self.assertTrue(line(name) and all("pch none" in l for l in line(name)), (name, line(name)))
         # Every block here precompiles up to its last libtorch include, <torch/torch.h>: one PCH.
-        pchs = os.listdir(os.path.join(self.cache, "pch"))
         manifests = []
-        for d in pchs:
-            with open(os.path.join(self.cache, "pch", d, "manifest.json")) as f:
+        for d in pch_dirs(self.cache):
+            with open(os.path.join(d, "manifest.json")) as f:
                 manifests.append(json.load(f))
         self.assertEqual([m["status"] for m in manifests], ["ok"])
 
@@ -208,7 +213,7 @@ class CacheMechanics(unittest.TestCase):
     def test_result_cache_follows_project_header(self):
         cases = os.path.join(ARGS.source, "tests", "accel", "cases")
         main = self.write("proj/loop.cpp", "#include <torch/torch.h>\n#include \"helper.h\"\n"
-                          "int main() { float s = 0; for (int i = 0; i < 3; ++i) s += f(torch::ones({1})); return s > 0; }\n")
+                          "int main() { float s = 0; for (int i = 0; i < 3; ++i) s += f(torch::ones({1}, torch::kCUDA)); return s > 0; }\n")
         hdr = self.write("proj/helper.h", "#pragma once\ninline float f(const torch::Tensor &t) { return 1.f; }\n")
         flags = torch2_flags(ARGS.source)
         first, _, log = torchlint([main], flags, self.cache)
@@ -274,10 +279,10 @@ class CacheMechanics(unittest.TestCase):
             self.assertEqual(data["errors"], [])
             self.assertEqual(data["findings"], [])  # a redefinition of noguard would be an error
         statuses = {}
-        for d in os.listdir(os.path.join(self.cache, "pch")):
-            with open(os.path.join(self.cache, "pch", d, "manifest.json")) as f:
+        for d in pch_dirs(self.cache):
+            with open(os.path.join(d, "manifest.json")) as f:
                 m = json.load(f)
-            with open(os.path.join(self.cache, "pch", d, "block.h")) as f:
+            with open(os.path.join(d, "block.h")) as f:
                 statuses[f.read()] = (m["status"], m["keep"])
         self.assertEqual(statuses, {"#include <g1.h>\n#include <noguard.h>\n#include <g2.h>\n": ("truncate", 1),
                                     "#include <g1.h>\n": ("ok", 0)})
@@ -292,8 +297,8 @@ class CacheMechanics(unittest.TestCase):
         _, data, log = torchlint([main], ["-std=c++17", "-isystem", sysdir], self.cache, ["--no-cache"])
         self.assertIn("pch built", log)
         blocks = []
-        for d in os.listdir(os.path.join(self.cache, "pch")):
-            with open(os.path.join(self.cache, "pch", d, "block.h")) as f:
+        for d in pch_dirs(self.cache):
+            with open(os.path.join(d, "block.h")) as f:
                 blocks.append(f.read())
         self.assertEqual(blocks, ["#include <s1.h>\n#include <s2.h>\n"])
 

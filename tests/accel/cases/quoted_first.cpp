@@ -3,7 +3,7 @@
 #include <torch/torch.h>
 
 int main() {
-  std::vector<torch::Tensor> v{torch::ones({1})};
+  std::vector<torch::Tensor> v{torch::ones({1}, torch::kCUDA)};
   float s = 0;
   for (int i = 0; i < 3; ++i)
     s += v[0].item<float>();

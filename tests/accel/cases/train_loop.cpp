@@ -24,11 +24,12 @@ template <typename T> T readAs(const torch::Tensor &t) { return t.template item<
 
 int main() {
   Net net;
+  net->to(torch::kCUDA); // a CUDA program: its syncs are real
   torch::optim::SGD opt(net->parameters(), 0.1);
   std::vector<torch::Tensor> history;
   float total = 0;
   for (int step = 0; step < 10; ++step) {
-    auto x = torch::randn({8, 4});
+    auto x = torch::randn({8, 4}, torch::kCUDA);
     auto loss = net->forward(x).mean();
     opt.zero_grad();
     loss.backward();

@@ -3,7 +3,7 @@
 #include <accel_user/metrics.h>
 
 int main() {
-  std::vector<torch::Tensor> xs{torch::ones({2}), torch::zeros({2})};
+  std::vector<torch::Tensor> xs{torch::ones({2}, torch::kCUDA), torch::zeros({2}, torch::kCUDA)};
   float m = 0;
   while (m < 10)
     m += meanOf(xs) + xs[0].sum().item<float>();
