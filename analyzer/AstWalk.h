@@ -1,5 +1,7 @@
 // Small walks over a statement's AST for the shared analyses and the checks.
 #pragma once
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
@@ -14,6 +16,21 @@ template <class F> void forEachCall(const clang::Stmt *S, F &&Fn) {
     Fn(C);
   for (const clang::Stmt *Ch : S->children())
     forEachCall(Ch, Fn);
+}
+
+/// A function template (or a member of a class template) that is never instantiated in the TU:
+/// its code is only in the template itself, where what depends on the template parameter has no
+/// type yet. Checks that look at dependent code do so only here, so that an instantiated template
+/// is reported once, from its instantiation.
+inline bool isUninstantiatedTemplate(const clang::FunctionDecl *F) {
+  if (!F)
+    return false;
+  if (const clang::FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
+    return T->specializations().empty();
+  if (const auto *M = llvm::dyn_cast<clang::CXXMethodDecl>(F))
+    if (const auto *CT = M->getParent()->getDescribedClassTemplate())
+      return CT->specializations().empty();
+  return false;
 }
 
 } // namespace torchlint

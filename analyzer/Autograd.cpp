@@ -194,6 +194,14 @@ static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth, llvm::Small
       return;
     const FunctionDecl *Callee = C->getDirectCallee();
     if (!Callee) {
+      // A dependent member call (`model->forward(x)`, `out.size(0)` in a template) needs
+      // gradients only through autograd's own entry points, which it is named after.
+      if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(C->getCallee()->IgnoreParenImpCasts())) {
+        std::string N = DM->getMember().getAsString();
+        if (!DM->isImplicitAccess() && N != "backward" && N != "step" && N != "grad" && N != "requires_grad_" &&
+            N != "retain_grad" && N != "train" && N != "zero_grad")
+          return;
+      }
       if (!isa<CXXOperatorCallExpr>(C))
         Needs = true; // a call through a pointer or a dependent call: unknown
       return;

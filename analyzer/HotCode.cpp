@@ -86,8 +86,9 @@ public:
                 std::vector<const FunctionDecl *> &Forwards,
                 llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
                 llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf,
-                llvm::DenseSet<const FunctionDecl *> &TestBodies)
-      : Ctx(Ctx), Out(Out), Forwards(Forwards), Parents(Parents), BodyOf(BodyOf), TestBodies(TestBodies) {}
+                llvm::DenseSet<const FunctionDecl *> &TestBodies, llvm::DenseSet<const FunctionDecl *> &Referenced)
+      : Ctx(Ctx), Out(Out), Forwards(Forwards), Parents(Parents), BodyOf(BodyOf), TestBodies(TestBodies),
+        Referenced(Referenced) {}
 
   // Records each statement's parent (no data recursion, so every child comes through here).
   bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
@@ -178,6 +179,22 @@ public:
     });
   }
 
+  // A function named other than as a callee (its address taken, a callback): HotCodeAnalysis::
+  // referencedOtherThanCalled.
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    const auto *F = dyn_cast<FunctionDecl>(R->getDecl());
+    if (!F)
+      return true;
+    const Stmt *P = Parents.lookup(R);
+    while (isa_and_nonnull<ImplicitCastExpr, ParenExpr>(P))
+      P = Parents.lookup(P);
+    if (const auto *C = dyn_cast_or_null<CallExpr>(P))
+      if (C->getCallee()->IgnoreParenImpCasts() == R)
+        return true;
+    Referenced.insert(canon(F));
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *C) {
     if (Frames.empty())
       return true;
@@ -240,6 +257,7 @@ private:
   llvm::DenseMap<const Stmt *, const Stmt *> &Parents;
   llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf;
   llvm::DenseSet<const FunctionDecl *> &TestBodies;
+  llvm::DenseSet<const FunctionDecl *> &Referenced;
   std::vector<Frame> Frames;
   std::vector<const Stmt *> StmtStack;
 };
@@ -284,7 +302,7 @@ std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
 
 void HotCodeAnalysis::build() {
   std::vector<const FunctionDecl *> Forwards;
-  CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies);
+  CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies, Referenced);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
 
@@ -507,6 +525,15 @@ bool HotCodeAnalysis::inTestBody(const Stmt *S) const {
     if (const FunctionDecl *F = BodyOf.lookup(Cur))
       Outer = F;
   return Outer && TestBodies.count(canon(Outer));
+}
+
+std::vector<const Expr *> HotCodeAnalysis::callsOf(const FunctionDecl *FD) const {
+  std::vector<const Expr *> Out;
+  auto It = Callers.find(canon(FD));
+  if (It != Callers.end())
+    for (const CallSite &S : It->second)
+      Out.push_back(S.Call);
+  return Out;
 }
 
 std::vector<const FunctionDecl *> HotCodeAnalysis::callees(const FunctionDecl *FD) const {

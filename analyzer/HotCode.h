@@ -69,6 +69,12 @@ public:
   /// The user functions FD calls directly, from the TU's call graph (canonical declarations; a
   /// call to a template specialization also lists the template's pattern).
   std::vector<const clang::FunctionDecl *> callees(const clang::FunctionDecl *FD) const;
+  /// Every call of FD in user code of this TU (calls and constructions; a template's pattern
+  /// also gets its specializations' calls), in no particular order.
+  std::vector<const clang::Expr *> callsOf(const clang::FunctionDecl *FD) const;
+  /// True when user code of this TU names FD other than as the callee of a call (its address
+  /// taken, passed as a callback): then its calls in this TU are not all its callers.
+  bool referencedOtherThanCalled(const clang::FunctionDecl *FD) const { return Referenced.count(FD->getCanonicalDecl()); }
 
   /// "main()", "Net::forward()", "the lambda at line 12".
   std::string describe(const clang::FunctionDecl *FD) const;
@@ -103,6 +109,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
+  llvm::DenseSet<const clang::FunctionDecl *> Referenced; // canonical, named other than as a callee
   /// The innermost loop of Loops that is not an epoch loop, or null.
   const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };

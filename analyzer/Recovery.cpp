@@ -201,8 +201,17 @@ private:
       return RecursiveASTVisitor::TraverseStmt(S, nullptr);
     }
     bool VisitDecl(Decl *D) {
-      if (D->isInvalidDecl() && !isa<TranslationUnitDecl, NamespaceDecl>(D))
-        add(Out.Errors, D->getSourceRange());
+      // An invalid class (a member or base of an unknown type) still has typed members: each
+      // member is judged on its own (an invalid field, a use of it, are errors themselves). An
+      // invalid function (a parameter of an unknown type) is an error in its signature; its body
+      // is judged expression by expression (a use of the parameter has errors).
+      if (D->isInvalidDecl() && !isa<TranslationUnitDecl, NamespaceDecl, CXXRecordDecl, ClassTemplateDecl>(D)) {
+        const auto *FD = dyn_cast<FunctionDecl>(D);
+        if (FD && FD->doesThisDeclarationHaveABody() && FD->getBody())
+          add(Out.Errors, SourceRange(FD->getBeginLoc(), FD->getBody()->getBeginLoc()));
+        else
+          add(Out.Errors, D->getSourceRange());
+      }
       if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody())
         add(Out.Functions, FD->getSourceRange());
       return true;

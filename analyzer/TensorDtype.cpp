@@ -1,4 +1,5 @@
 #include "TensorDtype.h"
+#include "HotCode.h"
 #include "LocalDataflow.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -92,6 +93,8 @@ public:
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD)
         return false;
+      if (const auto *PV = dyn_cast<ParmVarDecl>(VD))
+        return parameter(PV, Depth);
       if (!InProgress.insert(VD).second)
         return true; // m = m & (x > 0): a cycle adds no non-bool value
       const VarValues &V = valuesOf(VD, Ctx);
@@ -194,6 +197,43 @@ public:
   }
 
 private:
+  /// A parameter is a bool tensor when the function is called in this TU, only called (never
+  /// named otherwise: no callback whose callers are unseen), never reassigned, and every call
+  /// passes a bool tensor (`masked_loss(pred, target, target > 0)` at each call site).
+  bool parameter(const ParmVarDecl *PV, unsigned Depth) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
+    if (!FD || isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())
+      return false;
+    QualType T = PV->getType();
+    if (T->isReferenceType() ? !T->getPointeeType().isConstQualified() : valuesOf(PV, Ctx).Written)
+      return false; // a non-const reference or a reassigned copy may hold anything
+    const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+    if (H.referencedOtherThanCalled(FD))
+      return false;
+    std::vector<const Expr *> Calls = H.callsOf(FD);
+    if (Calls.empty() || !InProgress.insert(PV).second)
+      return !Calls.empty(); // a recursive call passes what the outer call got
+    unsigned Index = PV->getFunctionScopeIndex();
+    bool R = true;
+    for (const Expr *Call : Calls) {
+      const Expr *Arg = nullptr;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+        unsigned Shift = isa<CXXMethodDecl>(FD) ? 1 : 0;
+        Arg = Index + Shift < Op->getNumArgs() ? Op->getArg(Index + Shift) : nullptr;
+      } else if (const auto *C = dyn_cast<CallExpr>(Call)) {
+        Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
+      } else if (const auto *C = dyn_cast<CXXConstructExpr>(Call)) {
+        Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
+      }
+      if (!Arg || isa<CXXDefaultArgExpr>(Arg) || !tensor(Arg, Depth + 1)) {
+        R = false;
+        break;
+      }
+    }
+    InProgress.erase(PV);
+    return R;
+  }
+
   ASTContext &Ctx;
   llvm::SmallPtrSet<const VarDecl *, 8> InProgress;
 };

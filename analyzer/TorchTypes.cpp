@@ -38,6 +38,119 @@ bool isTensorType(QualType T) {
   return derivesFrom(recordOf(T), {"at::TensorBase", "at::Tensor"});
 }
 
+namespace {
+bool returnsTensor(const NamedDecl *D) {
+  D = D->getUnderlyingDecl();
+  if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+    D = T->getTemplatedDecl();
+  const auto *F = dyn_cast<FunctionDecl>(D);
+  return F && !F->getReturnType()->isDependentType() && isTensorType(F->getReturnType());
+}
+
+/// Every declaration of Name in the tensor class behind T returns a tensor (and there is one).
+bool tensorMethodReturnsTensor(QualType T, DeclarationName Name) {
+  const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+  if (!RD || !(RD = RD->getDefinition()))
+    return false;
+  bool Any = false;
+  for (const CXXRecordDecl *C = RD; C;) {
+    for (const NamedDecl *D : C->lookup(Name)) {
+      if (!returnsTensor(D))
+        return false;
+      Any = true;
+    }
+    if (Any || C->getNumBases() != 1)
+      break;
+    C = C->bases_begin()->getType()->getAsCXXRecordDecl();
+    C = C ? C->getDefinition() : nullptr;
+  }
+  return Any;
+}
+
+bool tensorValued(const Expr *E, QualType &TensorT, unsigned Depth) {
+  if (!E || Depth > 16)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (!E->isTypeDependent()) {
+    if (!isTensorType(E->getType()))
+      return false;
+    TensorT = E->getType().getNonReferenceType();
+    return true;
+  }
+  if (const auto *R = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->getContainedAutoType() || !VD->getInit())
+      return false; // only `auto` locals: their type is their initializer's
+    return tensorValued(VD->getInit(), TensorT, Depth + 1);
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const Expr *Callee = C->getCallee()->IgnoreParenImpCasts();
+    // One function (no overloads) called with dependent arguments: its return type is known.
+    if (const auto *R = dyn_cast<DeclRefExpr>(Callee); R && !isa<CXXOperatorCallExpr>(C))
+      if (const auto *F = dyn_cast<FunctionDecl>(R->getDecl())) {
+        if (!returnsTensor(F))
+          return false;
+        TensorT = F->getReturnType().getNonReferenceType();
+        return true;
+      }
+    if (const auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee)) {
+      if (UL->getNumDecls() == 0)
+        return false;
+      bool Operator = isa<CXXOperatorCallExpr>(C);
+      for (const NamedDecl *D : UL->decls())
+        if (!Operator && !returnsTensor(D))
+          return false;
+      if (!Operator) {
+        for (const NamedDecl *D : UL->decls()) {
+          const auto *F = dyn_cast<FunctionDecl>(D->getUnderlyingDecl());
+          if (const auto *T = dyn_cast<FunctionTemplateDecl>(D->getUnderlyingDecl()))
+            F = T->getTemplatedDecl();
+          if (F) {
+            TensorT = F->getReturnType().getNonReferenceType();
+            break;
+          }
+        }
+        return true;
+      }
+      // a + b with a dependent operand: a tensor when an operand is one (arithmetic below).
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C)) {
+      switch (Op->getOperator()) {
+      case OO_Plus:
+      case OO_Minus:
+      case OO_Star:
+      case OO_Slash:
+        for (const Expr *A : Op->arguments())
+          if (tensorValued(A, TensorT, Depth + 1))
+            return true;
+        return false;
+      default:
+        return false;
+      }
+    }
+    if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(Callee)) {
+      if (M->isImplicitAccess() || M->isArrow())
+        return false;
+      QualType BaseT;
+      return tensorValued(M->getBase(), BaseT, Depth + 1) && tensorMethodReturnsTensor(BaseT, M->getMember()) &&
+             (TensorT = BaseT, true);
+    }
+    return false;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub || B->getOpcode() == BO_Mul || B->getOpcode() == BO_Div)
+      return tensorValued(B->getLHS(), TensorT, Depth + 1) || tensorValued(B->getRHS(), TensorT, Depth + 1);
+    return false;
+  }
+  return false;
+}
+} // namespace
+
+bool isTensorValued(const Expr *E) {
+  QualType T;
+  return tensorValued(E, T, 0);
+}
+
 bool isModuleClass(const CXXRecordDecl *RD) {
   return RD && !isNamed(RD, "torch::nn::Module") && derivesFrom(RD, {"torch::nn::Module"});
 }

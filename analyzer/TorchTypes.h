@@ -20,6 +20,14 @@ bool isModuleForward(const clang::FunctionDecl *FD);
 std::string calleeName(const clang::CallExpr *Call);
 /// True for declarations that come from libtorch's headers (namespace at, c10, torch, caffe2).
 bool isTorchDecl(const clang::Decl *D);
+/// True when E is a tensor, also where its type depends on a template parameter and is only
+/// known in instantiations: in a template that is never instantiated, `auto loss =
+/// torch::nll_loss(out, target)` with a dependent `out` is a tensor because every overload the
+/// call can resolve to returns one; likewise a Tensor method whose every overload returns a
+/// tensor, called on a tensor (`out.log_softmax(1)`), arithmetic with a tensor operand, and a
+/// local declared `auto` from any of these. Anything else dependent (a value of the template
+/// parameter's type, a call of a member of it) is not known to be a tensor.
+bool isTensorValued(const clang::Expr *E);
 
 // AST matchers.
 AST_MATCHER(clang::Expr, isTensorExpr) { return isTensorType(Node.getType()); }

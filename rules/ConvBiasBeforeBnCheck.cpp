@@ -72,22 +72,128 @@ const CallExpr *consumer(const Expr *C, ASTContext &Ctx) {
   return nullptr;
 }
 
-/// True when the value of forward call C goes straight into a BatchNorm of Dims dimensions as
-/// its input.
-bool feedsBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
+/// The BatchNorm call (of Dims dimensions) that takes the value of forward call C directly as its
+/// input, else null.
+const CallExpr *directBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
   const CallExpr *Outer = consumer(C, Ctx);
   if (!Outer)
-    return false;
+    return nullptr;
   const Expr *BN = moduleOfForwardCall(Outer);
   if (!BN || bnDims(BN) != Dims)
-    return false;
+    return nullptr;
   // C must be the input argument.
   unsigned First = isa<CXXOperatorCallExpr>(Outer) ? 1 : 0;
   if (Outer->getNumArgs() <= First)
-    return false;
+    return nullptr;
   const Expr *In = Outer->getArg(First);
-  return In->getSourceRange() == C->getSourceRange() || strip(In) == strip(C) ||
-         In->getSourceRange().fullyContains(C->getSourceRange());
+  if (In->getSourceRange() == C->getSourceRange() || strip(In) == strip(C) ||
+      In->getSourceRange().fullyContains(C->getSourceRange()))
+    return Outer;
+  return nullptr;
+}
+
+unsigned countRefs(const ValueDecl *D, const Stmt *S);
+
+/// The BatchNorm call of Dims dimensions in statement S whose input is the variable V, when that is
+/// the only read of V in S, else null.
+const CallExpr *batchNormOfVar(const Stmt *S, const VarDecl *V, int Dims, ASTContext &Ctx) {
+  const CallExpr *Found = nullptr;
+  forEachCall(S, [&](const CallExpr *C) {
+    const Expr *BN = moduleOfForwardCall(C);
+    if (Found || !BN || bnDims(BN) != Dims)
+      return;
+    unsigned First = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
+    if (C->getNumArgs() <= First)
+      return;
+    if (const auto *R = dyn_cast<DeclRefExpr>(strip(C->getArg(First))))
+      if (R->getDecl() == V)
+        Found = C;
+  });
+  // Reads of V in S besides the BatchNorm's input (the assignment `V = bn(V)` writes V).
+  unsigned Reads = countRefs(V, S);
+  const Stmt *Plain = isa<Expr>(S) ? cast<Expr>(S)->IgnoreImplicit() : S;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Plain))
+    if (Op->getOperator() == OO_Equal)
+      if (const auto *L = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()); L && L->getDecl() == V)
+        --Reads;
+  if (const auto *Op = dyn_cast<BinaryOperator>(Plain))
+    if (Op->getOpcode() == BO_Assign)
+      if (const auto *L = dyn_cast<DeclRefExpr>(Op->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == V)
+        --Reads;
+  return Found && Reads == 1 ? Found : nullptr;
+}
+
+/// True when statement S assigns to V (`V = ...`), so V's earlier value is dead after it.
+bool overwrites(const Stmt *S, const VarDecl *V) {
+  if (const auto *E = dyn_cast<Expr>(S))
+    S = E->IgnoreImplicit();
+  const Expr *L = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal)
+    L = Op->getArg(0);
+  if (const auto *Op = dyn_cast<BinaryOperator>(S); Op && Op->getOpcode() == BO_Assign)
+    L = Op->getLHS();
+  const auto *R = L ? dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts()) : nullptr;
+  return R && R->getDecl() == V;
+}
+
+/// `x = conv(x); x = bn(x);` and `auto y = conv(x); return bn(y);`: the value of forward call C
+/// is stored in a local of a block, and the next statement of that block feeds it to a BatchNorm
+/// of Dims dimensions, its only read before it is overwritten or goes out of use. That BatchNorm
+/// call, else null.
+const CallExpr *batchNormThroughLocal(const Expr *C, int Dims, ASTContext &Ctx) {
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const VarDecl *V = nullptr;
+  const Stmt *Cur = C, *Own = nullptr;
+  const CompoundStmt *Block = nullptr;
+  for (int I = 0; I < 10 && !Block; ++I) {
+    const Stmt *P = H.parentOf(Cur);
+    if (!P)
+      return nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P); Op && Op->getOperator() == OO_Equal && !V) {
+      const auto *L = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+      if (!L || Op->getArg(0) == Cur)
+        return nullptr;
+      V = dyn_cast<VarDecl>(L->getDecl());
+    } else if (const auto *DS = dyn_cast<DeclStmt>(P); DS && !V) {
+      if (!DS->isSingleDecl())
+        return nullptr;
+      V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    } else if (isa<CompoundStmt>(P)) {
+      Block = cast<CompoundStmt>(P);
+      Own = Cur;
+      break;
+    } else if (!isa<Expr>(P)) {
+      return nullptr;
+    }
+    Cur = P;
+  }
+  if (!V || !Block || !V->isLocalVarDeclOrParm() || V->getType()->isReferenceType() || !isTensorType(V->getType()))
+    return nullptr;
+  auto It = llvm::find(Block->body(), Own);
+  if (It == Block->body_end() || std::next(It) == Block->body_end())
+    return nullptr;
+  const Stmt *Next = *std::next(It);
+  const CallExpr *BN = batchNormOfVar(Next, V, Dims, Ctx);
+  if (!BN)
+    return nullptr;
+  if (overwrites(Next, V))
+    return BN;
+  // Not overwritten there: no later statement of the block (nor of the function, when V lives
+  // longer than the block) may read the conv's value.
+  if (const auto *Fn = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()); Fn && Fn->getBody() != Block)
+    if (!Block->getSourceRange().fullyContains(V->getSourceRange()))
+      return nullptr;
+  for (auto J = std::next(It, 2); J != Block->body_end(); ++J)
+    if (countRefs(V, *J))
+      return nullptr;
+  return BN;
+}
+
+/// The BatchNorm call that the value of forward call C feeds, directly or through a local.
+const CallExpr *feedsBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
+  if (const CallExpr *BN = directBatchNorm(C, Dims, Ctx))
+    return BN;
+  return batchNormThroughLocal(C, Dims, Ctx);
 }
 
 unsigned countRefs(const ValueDecl *D, const Stmt *S) {
@@ -186,7 +292,8 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Field)
     return;
   Dims = convDims(moduleImplOf(Field->getType()));
-  if (!Dims || !feedsBatchNorm(Apply, Dims, Ctx))
+  const CallExpr *BNCall = Dims ? feedsBatchNorm(Apply, Dims, Ctx) : nullptr;
+  if (!BNCall)
     return;
   // Every forward call of this convolution in the class must feed a BatchNorm: the bias is dead
   // only if no other path reads the conv's output.
@@ -204,9 +311,8 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Ok)
       return;
   }
-  const CallExpr *Outer = consumer(Apply, Ctx);
   Conv = M;
-  checkPair(Conv, Dims, "its output goes straight into", moduleOfForwardCall(Outer), Ctx, Apply);
+  checkPair(Conv, Dims, "its output goes straight into", moduleOfForwardCall(BNCall), Ctx, Apply);
 }
 
 void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRef How, const Expr *BN,
@@ -221,15 +327,26 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   if (!O.Impl || convDims(O.Impl) != Dims || !O.Option.isConstant(1))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = (ReportAt ? ReportAt : Conv)->getBeginLoc();
+  // Reported at the conv's construction, where the fix goes, with a note at the use that feeds
+  // the BatchNorm; at the use when the construction is not the user's to edit, or sits in a helper
+  // that other callers share (HelperDepth > 0: the fix, if any, goes to this caller's argument).
+  SourceLocation UseLoc = (ReportAt ? ReportAt : Conv)->getBeginLoc();
+  SourceLocation Loc = UseLoc;
+  if (O.Construct && O.HelperDepth == 0 && O.Construct->getBeginLoc().isValid() && !O.Construct->getBeginLoc().isMacroID() &&
+      inUserCode(O.Construct->getBeginLoc(), SM))
+    Loc = O.Construct->getBeginLoc();
   if (Loc.isMacroID() || !inUserCode(Loc, SM))
     return;
+  if (!Reported.insert(SM.getFileLoc(Loc).getRawEncoding()).second)
+    return; // one finding per construction, whichever use reaches it first
   std::string D = std::to_string(Dims);
-  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + How.str() +
-                    " BatchNorm" + D + "d (line " + std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
+  std::string HowText = How.str();
+  if (Loc != UseLoc && StringRef(HowText).starts_with("its output"))
+    HowText.insert(strlen("its output"), " at line " + std::to_string(SM.getSpellingLineNumber(UseLoc)));
+  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + HowText + " BatchNorm" + D +
+                    "d (line " + std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
                     "), which subtracts the per-channel mean and cancels the bias; the bias costs a kernel, "
                     "its gradient and optimizer state for nothing: build the conv with .bias(false)";
-  auto Diag = report(Loc, Msg);
 
   std::vector<FixItHint> Fixes;
   const OptionValue &V = O.Option;
@@ -237,8 +354,8 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
     const Expr *Opts = O.OptionsArg ? strip(O.OptionsArg) : nullptr;
     if (O.OptionsArg) {
       if (isa<DeclRefExpr>(Opts))
-        return; // an options variable may build other convs too
-      if (V.K == OptionValue::Set && V.Source && V.HelperDepth == 0)
+        ; // an options variable may build other convs too: no fix
+      else if (V.K == OptionValue::Set && V.Source && V.HelperDepth == 0)
         replaceExpr(V.Source, "false", Ctx, Fixes);
       else if (V.K == OptionValue::Set && V.DefaultedCall)
         insertDefaultedArgument(V.DefaultedCall, V.DefaultedParam, "false", Ctx, Fixes);
@@ -255,8 +372,13 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   } else if (V.K == OptionValue::Set && V.DefaultedCall) {
     insertDefaultedArgument(V.DefaultedCall, V.DefaultedParam, "false", Ctx, Fixes);
   }
-  for (const FixItHint &F : Fixes)
-    Diag << F;
+  {
+    auto Diag = report(Loc, Msg);
+    for (const FixItHint &F : Fixes)
+      Diag << F;
+  }
+  if (Loc != UseLoc)
+    diag(UseLoc, "the convolution's output feeds BatchNorm" + D + "d here", DiagnosticIDs::Note);
 }
 
 } // namespace torchlint

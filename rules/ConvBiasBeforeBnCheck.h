@@ -1,5 +1,6 @@
 #pragma once
 #include "TorchCheck.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace torchlint {
 
@@ -11,12 +12,15 @@ public:
   /// What a finding rests on beyond its expression: an absence: bias(false) nowhere on the way from the options (helpers, members) (Recovery.h).
   Evidence evidence() const override { return Evidence::TranslationUnit; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
   /// Reports Conv (a conv module expression of Dims dimensions whose output feeds BN) when its
   /// bias resolves to true, with a fix where one edit suffices.
   void checkPair(const clang::Expr *Conv, int Dims, llvm::StringRef How, const clang::Expr *BN,
                  clang::ASTContext &Ctx, const clang::Expr *ReportAt = nullptr);
+  /// Constructions reported in this TU (a conv used in several places is reported once).
+  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace torchlint

@@ -60,6 +60,9 @@ void EvalNoGradCheck::registerMatchers(MatchFinder *Finder) {
       this);
   // Evaluation routines that never call eval() (a model without dropout or batch norm needs none).
   Finder->addMatcher(functionDecl(isDefinition(), isNamedLikeEvaluation()).bind("routine"), this);
+  // model->eval() on a model whose type is a template parameter, in a template never instantiated.
+  Finder->addMatcher(callExpr(callee(cxxDependentScopeMemberExpr(hasMemberName("eval"))), argumentCountIs(0)).bind("call"),
+                     this);
 }
 
 namespace {
@@ -217,7 +220,7 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
     checkRoutine(FD, *Result.Context);
     return;
   }
-  const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
   SourceLocation Loc = Call->getExprLoc();
@@ -226,6 +229,22 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *FD = enclosingFunction(Call, Ctx);
   if (!FD || !FD->getBody())
     return;
+  // The dependent `model->eval()` of a template never instantiated: its forward() is a dependent
+  // `model->forward(x)` (or `model(x)`, not recognised) on the same model.
+  const ValueDecl *DependentModel = nullptr;
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Call->getCallee()->IgnoreImplicit())) {
+    DependentModel = DM->isImplicitAccess() ? nullptr : baseDecl(DM->getBase());
+    if (!DependentModel || !isUninstantiatedTemplate(FD))
+      return;
+    Loc = DM->getMemberLoc(); // at `eval`, as for a typed call
+  }
+  auto IsForward = [&](const CallExpr *C) {
+    if (!DependentModel)
+      return moduleOfForwardCall(C) != nullptr;
+    const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(C->getCallee()->IgnoreImplicit());
+    return DM && !DM->isImplicitAccess() && DM->getMember().getAsString() == "forward" &&
+           baseDecl(DM->getBase()) == DependentModel;
+  };
   // Quiet where gradients are needed or grad mode is managed by hand.
   if (mayNeedGradients(FD))
     return;
@@ -236,7 +255,7 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
       Manual = true;
     if (Forward || SM.isBeforeInTranslationUnit(C->getBeginLoc(), Call->getBeginLoc()))
       return;
-    if (moduleOfForwardCall(C) && !gradDisabledAt(C, Ctx))
+    if (IsForward(C) && !gradDisabledAt(C, Ctx))
       Forward = C;
   });
   if (Manual || !Forward || gradDisabledAt(Call, Ctx))

@@ -1,4 +1,5 @@
 #include "SyncItemCheck.h"
+#include "AstWalk.h"
 #include "TensorDtype.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -8,20 +9,6 @@ using namespace clang::ast_matchers;
 
 namespace torchlint {
 
-namespace {
-/// A function template (or member of a class template) that is never instantiated: its
-/// dependent `t.template item<T>()` calls are only visible in the template itself.
-bool isUninstantiatedTemplate(const FunctionDecl *F) {
-  if (!F)
-    return false;
-  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
-    return T->specializations().empty();
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F))
-    if (const auto *CT = M->getParent()->getDescribedClassTemplate())
-      return CT->specializations().empty();
-  return false;
-}
-} // namespace
 
 static const char Message[] =
     "Tensor::item() copies the value to the host and blocks until the GPU has finished all queued "
@@ -37,6 +24,9 @@ void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item")))))).bind("dependent"),
       this);
+  // loss.template item<float>() where loss's type depends on a template parameter (`auto loss =
+  // torch::nll_loss(model->forward(x), y)`), in a template that is never instantiated.
+  Finder->addMatcher(callExpr(callee(cxxDependentScopeMemberExpr(hasMemberName("item")))).bind("dependent"), this);
   // t[i] with a tensor index: Tensor::operator[](Tensor) reads the index with item().
   Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), hasArgument(0, expr(isTensorExpr())),
                                          hasArgument(1, expr(isTensorExpr())))
@@ -84,13 +74,22 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
     Tensor = cast<CXXMemberCallExpr>(Call)->getImplicitObjectArgument();
   } else {
     Call = Result.Nodes.getNodeAs<CallExpr>("dependent");
-    const auto *ME = dyn_cast<UnresolvedMemberExpr>(Call->getCallee()->IgnoreImplicit());
-    if (!ME || ME->isImplicitAccess() || !isTensorType(ME->getBaseType()))
+    const Expr *Callee = Call->getCallee()->IgnoreImplicit();
+    if (const auto *ME = dyn_cast<UnresolvedMemberExpr>(Callee)) {
+      if (ME->isImplicitAccess() || !isTensorType(ME->getBaseType()))
+        return;
+    } else if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee)) {
+      if (DM->isImplicitAccess() || DM->isArrow() || !isTensorValued(DM->getBase()))
+        return;
+    } else {
       return;
+    }
     if (!isUninstantiatedTemplate(HotCodeAnalysis::get(Ctx).enclosingFunction(Call)))
       return;
   }
   SourceLocation Loc = Call->getExprLoc();
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Call->getCallee()->IgnoreImplicit()))
+    Loc = DM->getMemberLoc(); // at `item`, as for a typed call
   auto Site = assess(Call, Tensor, Ctx); // dependent `t.template item<T>()`: device unknown
   if (!Site)
     return;

@@ -286,18 +286,47 @@ bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &
     D.Line = static_cast<unsigned>(O->getInteger("line").value_or(0));
     D.Column = static_cast<unsigned>(O->getInteger("column").value_or(0));
     Out.push_back(D);
+    // Notes, under their finding's check (the corpus compares them where a case expects one).
+    if (const auto *Notes = O->getArray("notes"))
+      for (const auto &NV : *Notes) {
+        const auto *N = NV.getAsObject();
+        if (!N)
+          continue;
+        Diag ND;
+        ND.File = N->getString("file").value_or("").str();
+        ND.Level = "note";
+        ND.Message = N->getString("message").value_or("").str();
+        ND.Check = D.Check;
+        ND.Line = static_cast<unsigned>(N->getInteger("line").value_or(0));
+        ND.Column = static_cast<unsigned>(N->getInteger("column").value_or(0));
+        Out.push_back(ND);
+      }
   }
   return true;
 }
 
 bool parseClangTidyText(const std::string &Text, std::vector<Diag> &Out, std::string &) {
   static const std::regex Line(R"(^(.+?):(\d+):(\d+): (warning|error|remark|fatal error): (.*) \[([A-Za-z0-9.,_-]+)\]$)");
+  // clang-tidy prints a finding's notes after it, without a check name: they take the finding's.
+  static const std::regex NoteLine(R"(^(.+?):(\d+):(\d+): note: (.*?)(?: \[([A-Za-z0-9.,_-]+)\])?$)");
   std::istringstream In(Text);
-  std::string L;
+  std::string L, LastCheck;
   while (std::getline(In, L)) {
     std::smatch M;
-    if (!std::regex_match(L, M, Line))
+    if (!std::regex_match(L, M, Line)) {
+      if (!LastCheck.empty() && std::regex_match(L, M, NoteLine)) {
+        Diag N;
+        N.File = fs::path(M[1].str()).lexically_normal().string();
+        N.Line = std::stoul(M[2]);
+        N.Column = std::stoul(M[3]);
+        N.Level = "note";
+        N.Message = M[4];
+        N.Check = LastCheck;
+        Out.push_back(N);
+      }
       continue;
+    }
+    LastCheck = M[6];
     Diag D;
     D.File = fs::path(M[1].str()).lexically_normal().string();
     D.Line = std::stoul(M[2]);

@@ -235,8 +235,10 @@ std::vector<Diag> findingsFor(const Batch &B, const Case &C) {
   auto It = B.ByFile.find(C.Path);
   if (It == B.ByFile.end())
     return Out;
+  // Notes are compared only in cases that expect one (as clang-tidy's CHECK-NOTES is opt-in).
+  bool Notes = std::any_of(C.Expected.begin(), C.Expected.end(), [](const Expectation &E) { return E.Level == "note"; });
   for (const Diag &D : It->second)
-    if (D.Check.rfind("clang-diagnostic-", 0) == 0 || globMatches(C.Checks, D.Check))
+    if ((D.Level != "note" || Notes) && (D.Check.rfind("clang-diagnostic-", 0) == 0 || globMatches(C.Checks, D.Check)))
       Out.push_back(D);
   std::sort(Out.begin(), Out.end());
   return Out;

@@ -102,11 +102,33 @@ def layout(repo, mirror, workdir):
         raise SystemExit("run.py: no mirror of %s at %s (fetch it with the fetch tool, or pass --mirror)" % (repo["source"], git))
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
-    tree = subprocess.run(["git", "-C", git, "ls-tree", "-r", "-z", "--name-only", repo["commit"]], check=True,
+    # Blob by blob (a snapshot may lack some large files, which `git archive` refuses): the sources
+    # of the pinned commit.
+    tree = subprocess.run(["git", "-C", git, "ls-tree", "-r", "-z", repo["commit"]], check=True,
                           stdout=subprocess.PIPE).stdout.decode().split("\0")
-    paths = [p for p in tree if p.endswith(SOURCES)]
-    archive = subprocess.run(["git", "-C", git, "archive", repo["commit"], "--"] + paths, check=True, stdout=subprocess.PIPE).stdout
-    subprocess.run(["tar", "-x", "-C", dest], input=archive, check=True)
+    blobs = []
+    for entry in tree:
+        if not entry:
+            continue
+        meta, path = entry.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind == "blob" and mode != "120000" and path.endswith(SOURCES):
+            blobs.append((sha, path))
+    cat = subprocess.run(["git", "-C", git, "cat-file", "--batch"], input="".join(s + "\n" for s, _ in blobs).encode(),
+                         check=True, stdout=subprocess.PIPE).stdout
+    pos = 0
+    for sha, path in blobs:
+        eol = cat.index(b"\n", pos)
+        header = cat[pos:eol].split()
+        pos = eol + 1
+        if len(header) < 3 or header[1] != b"blob":  # missing from the snapshot
+            continue
+        size = int(header[2])
+        data, pos = cat[pos:pos + size], pos + size + 1
+        out = os.path.join(dest, path)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with open(out, "wb") as f:
+            f.write(data)
     with open(stamp, "w") as f:
         f.write(repo["commit"] + "\n")
     return dest
@@ -206,7 +228,7 @@ def write_report(manifest, results, judged, missed, rows, total_wall, pch_builds
                  len(res["files"]), len(res["findings"]), len(bad), res["wall_s"]))
     L.append("")
     L.append("Audit: %d translation units in %.0f s wall (-j%d, cold cache: every result computed), %d precompiled libtorch "
-             "header(s) built; %d file(s) with an input error.\n" % (sum(len(r["files"]) for r in results.values()), total_wall,
+             "header(s) built; %d file(s) with an input error.\n" % (sum(len(r["files"]) for k, r in results.items() if k != "_jobs"), total_wall,
              results["_jobs"], pch_builds, nbad))
     if nbad:
         L.append("### Input errors\n")
