@@ -25,12 +25,20 @@ bool isReshape(const CXXMemberCallExpr *C) {
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
 /// `batch.data.view(...)`) reads.
 const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
-  E = E->IgnoreParenImpCasts();
+  // Parentheses, casts and the temporaries a call's result is bound to.
+  auto Skip = [](const Expr *X) {
+    for (const Expr *Prev = nullptr; X != Prev;) {
+      Prev = X;
+      X = X->IgnoreParens()->IgnoreImplicit();
+    }
+    return X;
+  };
+  E = Skip(E);
   for (;;) {
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      E = ME->getBase()->IgnoreParenImpCasts();
+      E = Skip(ME->getBase());
     else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && isReshape(C))
-      E = C->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      E = Skip(C->getImplicitObjectArgument());
     else
       break;
   }
