@@ -12,11 +12,36 @@ using namespace clang::ast_matchers;
 namespace torchlint {
 
 namespace {
-/// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`) reads.
+/// A tensor method that returns the same host memory in another shape (`batch.data.view({n, -1})`):
+/// copying its result is copying the batch.
+bool isReshape(const CXXMemberCallExpr *C) {
+  const CXXMethodDecl *M = C->getMethodDecl();
+  return M && M->getDeclName().isIdentifier() && isTensorType(C->getImplicitObjectArgument()->getType()) &&
+         llvm::is_contained({"view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose",
+                             "contiguous"},
+                            M->getName());
+}
+
+/// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
+/// `batch.data.view(...)`) reads.
 const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
-  E = E->IgnoreParenImpCasts();
-  while (const auto *ME = dyn_cast<MemberExpr>(E))
-    E = ME->getBase()->IgnoreParenImpCasts();
+  // Parentheses, casts and the temporaries a call's result is bound to.
+  auto Skip = [](const Expr *X) {
+    for (const Expr *Prev = nullptr; X != Prev;) {
+      Prev = X;
+      X = X->IgnoreParens()->IgnoreImplicit();
+    }
+    return X;
+  };
+  E = Skip(E);
+  for (;;) {
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = Skip(ME->getBase());
+    else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && isReshape(C))
+      E = Skip(C->getImplicitObjectArgument());
+    else
+      break;
+  }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD)

@@ -27,6 +27,10 @@ void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
   // loss.template item<float>() where loss's type depends on a template parameter (`auto loss =
   // torch::nll_loss(model->forward(x), y)`), in a template that is never instantiated.
   Finder->addMatcher(callExpr(callee(cxxDependentScopeMemberExpr(hasMemberName("item")))).bind("dependent"), this);
+  // torch::nn::utils::clip_grad_norm_(): returns the total norm as a double, read with item()
+  // (libtorch 1.13 and 2.x, whatever error_if_nonfinite says).
+  Finder->addMatcher(callExpr(callee(functionDecl(hasName("::torch::nn::utils::clip_grad_norm_")))).bind("clip"),
+                     this);
   // t[i] with a tensor index: Tensor::operator[](Tensor) reads the index with item().
   Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), hasArgument(0, expr(isTensorExpr())),
                                          hasArgument(1, expr(isTensorExpr())))
@@ -66,6 +70,16 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
                "host and blocks until the GPU has finished all queued work; index with an integer, or use "
                "index_select / index({idx}) to stay on the device",
                *Site);
+    return;
+  }
+  if (const auto *Clip = Result.Nodes.getNodeAs<CallExpr>("clip")) {
+    if (auto Site = assess(Clip, nullptr, Ctx))
+      reportSync(Clip->getBeginLoc(),
+                 "torch::nn::utils::clip_grad_norm_() returns the total norm as a double: it reads it with "
+                 "item(), which copies it to the host and blocks until the GPU has finished all queued work; "
+                 "clip on the device without reading the norm (its own steps: the norm of the gradients' "
+                 "norms, `torch::clamp(max_norm / (norm + 1e-6), c10::nullopt, 1.0)`, `grad.mul_(coef)`)",
+                 *Site);
     return;
   }
   const CallExpr *Call = Result.Nodes.getNodeAs<CallExpr>("call");

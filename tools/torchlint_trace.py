@@ -6,7 +6,8 @@ CUDA device ran per training step, beside torchlint's static findings for that l
     torchlint trace [options] -- PROGRAM [ARGS...]
 
 A step is one top-level backward() call (aten::_backward); a program that never calls backward()
-is reported per run. Source lines come from llvm-symbolizer-19 on the program's own -g build.
+is reported per run. With --max-steps N the run is cut when step N+1 begins (the counts of N
+whole steps, exit status 0), for programs that train longer than a trace needs. Source lines come from llvm-symbolizer-19 on the program's own -g build.
 What is counted, and the limits: docs/probe/README.md ("What is counted", "torchlint trace").
 
 Exit status: 0 traced; 5 with --expect-agreement, a line in the steps that is runtime only or
@@ -113,14 +114,15 @@ def user_line(site, table, root, exclude):
 
 
 def load_findings(path, root):
-    """{(file, line): [check, ...]} for the sync checks' findings in a torchlint --format=json file."""
+    """{(file, line): [(check, level), ...]} for the sync checks' findings in a torchlint --format=json
+    file (level: warning, or remark for a sync on a rare path: a logging branch, an assert)."""
     with open(path) as f:
         data = json.load(f)
     found = collections.defaultdict(list)
     for fd in data.get("findings", []):
         if SYNC_CHECK.match(fd.get("check", "")):
             rel = os.path.relpath(os.path.realpath(fd["file"]), root) if root else fd["file"]
-            found[(rel, int(fd["line"]))].append(fd["check"])
+            found[(rel, int(fd["line"]))].append((fd["check"], fd.get("level", "warning")))
     return found
 
 
@@ -134,6 +136,9 @@ def main():
                     help="regex on a source path (relative to --root) that is not the user's line (repeatable)")
     ap.add_argument("--preload", help="libtorchlint-trace.so (default: next to this script's build)")
     ap.add_argument("--symbolizer", default="llvm-symbolizer-19")
+    ap.add_argument("--max-steps", type=int, metavar="N",
+                    help="cut the run when step N+1 begins: the counts of N steps are written and the "
+                         "program ends with exit status 0 (for programs that train for long)")
     ap.add_argument("--expect-agreement", action="store_true",
                     help="exit 5 when a line in the steps is runtime only or static only (needs --findings)")
     ap.add_argument("program", nargs=argparse.REMAINDER)
@@ -148,6 +153,8 @@ def main():
     if not shutil.which(a.symbolizer):
         error(f"{a.symbolizer} not found (Debian: apt-get install llvm-19)")
     root = os.path.realpath(a.root)
+    if a.max_steps is not None and a.max_steps < 1:
+        error(f"--max-steps {a.max_steps}: expected a positive number of steps")
 
     libs = linked_libs(exe)
     if libs is None:
@@ -170,6 +177,9 @@ def main():
     if os.path.exists(raw):
         os.unlink(raw)
     env = dict(os.environ, LD_PRELOAD=preload, TORCHLINT_TRACE_OUT=os.path.abspath(raw))
+    env.pop("TORCHLINT_TRACE_MAX_STEPS", None)
+    if a.max_steps:
+        env["TORCHLINT_TRACE_MAX_STEPS"] = str(a.max_steps)
     p = subprocess.run([exe] + prog[1:], env=env)
     failed = None
     if p.returncode < 0:
@@ -182,6 +192,7 @@ def main():
         data = json.load(f)
     if not data.get("complete", True):
         failed = f"crashed ({data.get('signal')})"
+    cut = data["steps"] if data.get("cut") else None
 
     table = symbolize(a.symbolizer, data["sites"])
     steps = data["steps"]
@@ -203,7 +214,8 @@ def main():
     rows = []
     for key in sorted(set(lines) | set(findings)):
         L = lines.get(key)
-        checks = sorted(set(findings.get(key, [])))
+        checks = sorted(set(c for c, _ in findings.get(key, [])))
+        levels = sorted(set(lv for _, lv in findings.get(key, [])))
         verdict = "confirmed" if L and checks else ("runtime only" if L else "static only")
         if L and steps and 2 * L["steps_seen"] < steps:
             # Ran in fewer than half of the steps: setup, per-epoch evaluation or logging, which
@@ -216,7 +228,7 @@ def main():
                      "per_step": round(L["count"] / per, 4) if L else 0.0,
                      "steps_seen": L["steps_seen"] if L else 0,
                      "rules": dict(L["rules"]) if L else {}, "function": L["function"] if L else "",
-                     "static": checks, "verdict": verdict})
+                     "static": checks, "static_levels": levels, "verdict": verdict})
 
     print(f"torchlint trace: {exe}: {data['syncs']} operators that would synchronise on CUDA, "
           f"{steps} steps ({data['step']}), {data['dispatches']} operator calls")
@@ -230,6 +242,8 @@ def main():
     if unattributed:
         print("not in the user's sources (no -g, or only library frames): " +
               ", ".join(f"{k} {v}" for k, v in sorted(unattributed.items())))
+    if cut is not None:
+        print(f"torchlint trace: the run was cut at {cut} steps (--max-steps); lines after the last step did not run")
     if failed:
         print(f"torchlint trace: the traced program failed ({failed}); the counts above are those up to the failure")
     if a.json:
@@ -237,7 +251,7 @@ def main():
             json.dump({"program": os.path.relpath(exe, root) if exe.startswith(root) else exe,
                        "args": prog[1:], "torch_version": data.get("torch_version"), "steps": steps,
                        "step": data["step"], "syncs": data["syncs"], "dispatches": data["dispatches"],
-                       "complete": not failed, "failure": failed, "lines": rows,
+                       "complete": not failed, "failure": failed, "cut_at_steps": cut, "lines": rows,
                        "unattributed": dict(unattributed)}, f, indent=1)
             f.write("\n")
     if not a.raw:

@@ -5,6 +5,9 @@
 // module + offset, symbolised later by the driver with llvm-symbolizer-19). Steps are counted as
 // backward() calls (torch::autograd::backward, interposed below). The raw counts go to $TORCHLINT_TRACE_OUT as JSON
 // at exit, and also when the program dies of a signal ("complete": false: the counts so far).
+// With $TORCHLINT_TRACE_MAX_STEPS=N (`torchlint trace --max-steps N`) the run is cut when the
+// (N+1)th step begins: the counts of N whole steps are written ("cut": true) and the process ends
+// with exit status 0, so that a program that trains for hours can be traced for a few steps.
 // It also interposes torch::cuda::synchronize(int64_t) (counted as an explicit sync, then
 // forwarded), which the dispatcher never sees.
 #include "SyncOps.h"
@@ -51,6 +54,8 @@ std::map<Site, Tally> *gSites = nullptr; // leaked on purpose: usable until the 
 std::atomic<int64_t> gSteps{0}, gDispatches{0}, gSyncs{0};
 std::atomic<bool> gWritten{false};
 const char *gOut = nullptr;
+int64_t gMaxSteps = 0; // $TORCHLINT_TRACE_MAX_STEPS; 0: no limit
+bool gCut = false;     // the run was cut at gMaxSteps steps
 bool gDebug = std::getenv("TORCHLINT_TRACE_DEBUG") != nullptr; // prints every top-level operator
 thread_local int tDepth = 0, tInsideSync = 0;
 
@@ -159,6 +164,7 @@ void write(const char *Signal) {
       jsonStr(F, Signal);
     else
       std::fputs("null", F);
+    std::fprintf(F, ", \"cut\": %s, \"max_steps\": %lld", gCut ? "true" : "false", (long long)gMaxSteps);
     std::fprintf(F, ",\n \"steps\": %lld, \"step\": \"backward() call (torch::autograd::backward)\", \"dispatches\": %lld, "
                     "\"syncs\": %lld,\n \"sites\": [",
                  (long long)gSteps.load(), (long long)gDispatches.load(), (long long)gSyncs.load());
@@ -189,6 +195,18 @@ void write(const char *Signal) {
 
 void onExit() { write(nullptr); }
 
+/// The step limit is reached: write the counts and end the process (exit status 0) without
+/// running the program's exit handlers or destructors (a data loader's worker threads, a file
+/// being written: the program did not finish, and need not pretend it did).
+[[noreturn]] void cutRun() {
+  gCut = true;
+  std::fflush(nullptr);
+  write(nullptr);
+  std::fprintf(stderr, "torchlint-trace: cut at %lld steps (TORCHLINT_TRACE_MAX_STEPS)\n", (long long)gMaxSteps);
+  std::fflush(nullptr);
+  std::_Exit(0);
+}
+
 void onSignal(int Sig) {
   write(strsignal(Sig));
   signal(Sig, SIG_DFL);
@@ -203,6 +221,15 @@ struct Init {
       return;
     }
     gSites = new std::map<Site, Tally>();
+    if (const char *Max = std::getenv("TORCHLINT_TRACE_MAX_STEPS")) {
+      char *End = nullptr;
+      long long N = std::strtoll(Max, &End, 10);
+      if (End == Max || *End || N < 1) {
+        std::fprintf(stderr, "torchlint-trace: TORCHLINT_TRACE_MAX_STEPS=%s: expected a positive number\n", Max);
+        std::_Exit(2);
+      }
+      gMaxSteps = N;
+    }
     at::addGlobalCallback(at::RecordFunctionCallback(&onStart, &onEnd)
                               .needsInputs(true)
                               .scopes({at::RecordScope::FUNCTION, at::RecordScope::USER_SCOPE}));
@@ -234,6 +261,8 @@ namespace torch::autograd {
 void backward(const std::vector<at::Tensor> &tensors, const std::vector<at::Tensor> &grad_tensors,
               c10::optional<bool> retain_graph, bool create_graph, const std::vector<at::Tensor> &inputs) {
   static thread_local int Nested = 0;
+  if (Nested == 0 && gMaxSteps > 0 && gSteps.load() >= gMaxSteps)
+    cutRun(); // the (N+1)th step begins: N whole steps are counted
   if (Nested++ == 0)
     ++gSteps;
   using Fn = void (*)(const std::vector<at::Tensor> &, const std::vector<at::Tensor> &, c10::optional<bool>, bool,
