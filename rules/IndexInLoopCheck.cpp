@@ -1,0 +1,301 @@
+#include "IndexInLoopCheck.h"
+#include "DeviceProvenance.h"
+#include "NnModules.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchlint {
+
+namespace {
+/// Loops with fewer iterations than this are left alone: the PyTorch profiler's for-loop indexing
+/// pattern also needs 10 repetitions before it reports.
+constexpr int64_t SmallTripCount = 10;
+
+std::string textOf(const Expr *E, const ASTContext &Ctx) {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+    return "";
+  return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+}
+
+/// True when E is the loop variable itself, written bare (through implicit conversions and the
+/// TensorIndex / initializer-list constructions of `index({i})`).
+bool isBareUse(const Expr *E, const VarDecl *Var) {
+  if (!E)
+    return false;
+  E = E->IgnoreImplicit();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl() == Var;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return CE->getNumArgs() == 1 && isBareUse(CE->getArg(0), Var);
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    return isBareUse(FC->getSubExpr(), Var);
+  return false;
+}
+
+/// True when S mentions Var anywhere.
+bool mentions(const Stmt *S, const VarDecl *Var) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == Var)
+    return true;
+  for (const Stmt *C : S->children())
+    if (mentions(C, Var))
+      return true;
+  return false;
+}
+
+/// The index expressions of one indexing of a tensor: `t[i]` -> {i}; `t.index({a, b})`,
+/// `t.index_put_({a, b}, v)` -> the elements of the list; `t.select(d, i)` -> {i}. Tensor is set
+/// to `t`. Empty when C is no tensor indexing.
+std::vector<const Expr *> indexArgs(const Expr *C, const Expr *&Tensor) {
+  std::vector<const Expr *> Out;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C)) {
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 && isTensorType(OC->getArg(0)->getType()) &&
+        !isTensorType(OC->getArg(1)->getType()) && OC->getArg(1)->getType()->isIntegralOrEnumerationType()) {
+      Tensor = OC->getArg(0);
+      Out.push_back(OC->getArg(1));
+    }
+    return Out;
+  }
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getDeclName().isIdentifier() || !isTensorType(MC->getImplicitObjectArgument()->getType()))
+    return Out;
+  llvm::StringRef Name = MD->getName();
+  if (Name == "select" && MC->getNumArgs() == 2 && MC->getArg(1)->getType()->isIntegralOrEnumerationType()) {
+    Tensor = MC->getImplicitObjectArgument();
+    Out.push_back(MC->getArg(1));
+  } else if ((Name == "index" || Name == "index_put_") && MC->getNumArgs() >= 1) {
+    // ArrayRef<TensorIndex> from `{i, Slice()}`: the elements of the initializer list.
+    const Expr *A = MC->getArg(0)->IgnoreImplicit();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(A); CE && CE->getNumArgs() >= 1)
+      A = CE->getArg(0)->IgnoreImplicit();
+    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(A))
+      A = SIL->getSubExpr()->IgnoreImplicit();
+    if (const auto *IL = dyn_cast<InitListExpr>(A)) {
+      Tensor = MC->getImplicitObjectArgument();
+      for (const Expr *E : IL->inits())
+        Out.push_back(E);
+    }
+  }
+  return Out;
+}
+
+/// The bound of `i < N` (also `<=`, `!=`, `N > i`) when the condition compares Var, else null.
+const Expr *boundOf(const Expr *Cond, const VarDecl *Var) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  if (!BO)
+    return nullptr;
+  auto IsVar = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == Var;
+  };
+  switch (BO->getOpcode()) {
+  case BO_LT:
+  case BO_LE:
+  case BO_NE:
+    return IsVar(BO->getLHS()) ? BO->getRHS() : nullptr;
+  case BO_GT:
+  case BO_GE:
+    return IsVar(BO->getRHS()) ? BO->getLHS() : nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+/// True when E is a tensor dimension: `t.size(d)`, `t.sizes()[d]`, `t.numel()`, `t.size(d) - 1`,
+/// or a local variable initialized with one.
+bool isTensorDimension(const Expr *E, int Depth = 0) {
+  if (!E || Depth > 3)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return isTensorDimension(BO->getLHS(), Depth + 1) || isTensorDimension(BO->getRHS(), Depth + 1);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    return MD && MD->getDeclName().isIdentifier() && llvm::is_contained({"size", "numel"}, MD->getName()) &&
+           isTensorType(MC->getImplicitObjectArgument()->getType());
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript)
+    if (const auto *Inner = dyn_cast<CXXMemberCallExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+      if (const CXXMethodDecl *MD = Inner->getMethodDecl())
+        return MD->getDeclName().isIdentifier() && MD->getName() == "sizes" &&
+               isTensorType(Inner->getImplicitObjectArgument()->getType());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl() && VD->getInit())
+      return isTensorDimension(VD->getInit(), Depth + 1);
+  return false;
+}
+
+/// True when the loop body carries a value from one iteration to the next through a variable
+/// declared outside it (`h = cell(x[t], h)`, `state = state * a + x[t]`): a recurrence, which
+/// runs step by step however it is written.
+bool carriesState(const Stmt *Body, const Stmt *S) {
+  if (!S)
+    return false;
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S); OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    LHS = OC->getArg(0);
+    RHS = OC->getArg(1);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign) {
+    LHS = BO->getLHS();
+    RHS = BO->getRHS();
+  }
+  if (LHS)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (isTensorType(VD->getType()) && !(Body->getSourceRange().fullyContains(VD->getSourceRange())) &&
+            mentions(RHS, VD))
+          return true;
+  for (const Stmt *C : S->children())
+    if (carriesState(Body, C))
+      return true;
+  return false;
+}
+
+/// True when the body runs a module's forward() or calls a function of the user's (which may do
+/// anything with the row): per-sample model calls and helpers are left alone.
+bool callsModelOrUserCode(const Stmt *S, const SourceManager &SM) {
+  if (!S)
+    return false;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    if (moduleOfForwardCall(C))
+      return true;
+    if (const FunctionDecl *FD = C->getDirectCallee())
+      if (!isTorchDecl(FD) && !FD->isInStdNamespace() && !SM.isInSystemHeader(FD->getLocation()) &&
+          !isa<CXXConversionDecl>(FD))
+        return true;
+  }
+  if (isa<LambdaExpr>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (callsModelOrUserCode(C, SM))
+      return true;
+  return false;
+}
+
+/// Every tensor indexing in S (lambdas excluded), in source order.
+void collectIndexing(const Stmt *S, std::vector<std::pair<const Expr *, std::vector<const Expr *>>> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    const Expr *Tensor = nullptr;
+    std::vector<const Expr *> Args = indexArgs(E, Tensor);
+    if (!Args.empty())
+      Out.push_back({E, Args});
+  }
+  for (const Stmt *C : S->children())
+    collectIndexing(C, Out);
+}
+} // namespace
+
+void IndexInLoopCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(forStmt(hasLoopInit(declStmt())).bind("loop"), this);
+}
+
+const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(const ForStmt *Loop, ASTContext &Ctx) {
+  if (CacheCtx != &Ctx) {
+    Cache.clear();
+    CacheCtx = &Ctx;
+  }
+  auto It = Cache.find(Loop);
+  if (It != Cache.end())
+    return It->second;
+  std::optional<Finding> &Result = Cache[Loop];
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  if (!Init || !Loop->getBody())
+    return Result;
+  // The induction variable: the integer variable of the init that the condition compares.
+  const VarDecl *Var = nullptr;
+  const Expr *Bound = nullptr;
+  for (const Decl *D : Init->decls())
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getType()->isIntegerType())
+      if (const Expr *B = boundOf(Loop->getCond(), VD)) {
+        Var = VD;
+        Bound = B;
+      }
+  if (!Var || Bound->isValueDependent())
+    return Result;
+  // A small constant trip count (`i < 3`) is left alone.
+  if (std::optional<llvm::APSInt> N = Bound->getIntegerConstantExpr(Ctx); N && N->getExtValue() < SmallTripCount)
+    return Result;
+  const Stmt *Body = Loop->getBody();
+  std::vector<std::pair<const Expr *, std::vector<const Expr *>>> Indexing;
+  collectIndexing(Body, Indexing);
+  const Expr *First = nullptr, *FirstTensor = nullptr;
+  for (const auto &[E, Args] : Indexing) {
+    const Expr *Tensor = nullptr;
+    indexArgs(E, Tensor);
+    bool Bare = false;
+    for (const Expr *A : Args) {
+      if (isBareUse(A, Var))
+        Bare = true;
+      else if (mentions(A, Var))
+        return Result; // `t[i - 1]`, `t[idx[i]]`: a recurrence or a gather, left alone
+    }
+    if (!Bare || deviceOf(Tensor, Ctx) == DeviceKind::CPU)
+      continue;
+    // `t[i][j]`: the outer indexing is the one reported.
+    if (First && First->getSourceRange().fullyContains(E->getSourceRange()))
+      continue;
+    if (!First) {
+      First = E;
+      FirstTensor = Tensor;
+    }
+  }
+  if (!First || carriesState(Body, Body) || callsModelOrUserCode(Body, Ctx.getSourceManager()))
+    return Result;
+  Finding F;
+  F.Index = First;
+  F.Tensor = FirstTensor;
+  F.Bound = textOf(Bound, Ctx);
+  F.TensorDim = isTensorDimension(Bound);
+  Result = F;
+  return Result;
+}
+
+void IndexInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Loop = Result.Nodes.getNodeAs<ForStmt>("loop");
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  if (!inUserCode(Loop->getForLoc(), SM) || Loop->getForLoc().isMacroID())
+    return;
+  const std::optional<Finding> F = qualifies(Loop, Ctx);
+  if (!F)
+    return;
+  // Nested loops (`t[i][j]`): one finding, at the outermost loop that qualifies.
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  for (const Stmt *P = HC.parentOf(Loop); P; P = HC.parentOf(P))
+    if (const auto *Outer = dyn_cast<ForStmt>(P); Outer && Outer->getBody() &&
+                                                  Outer->getBody()->getSourceRange().fullyContains(Loop->getSourceRange()))
+      if (qualifies(Outer, Ctx))
+        return;
+  // The loop must itself run on every step: a per-row loop in set-up code costs its launches once.
+  auto Hot = hotContext(Loop, Ctx);
+  if (!Hot)
+    return;
+  std::string Tensor = textOf(F->Tensor, Ctx);
+  // `t[i]` as written; a method call as `t.index_put_(...)`.
+  std::string Access = textOf(F->Index, Ctx);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(F->Index))
+    Access = Tensor + "." + MC->getMethodDecl()->getNameAsString() + "(...)";
+  if (Tensor.empty() || Access.empty())
+    return;
+  unsigned Line = SM.getSpellingLineNumber(Loop->getForLoc());
+  std::string Over = F->Bound.empty() ? "" : (F->TensorDim ? " over " : " to ") + F->Bound;
+  report(F->Index->getBeginLoc(),
+         "`" + Access + "` indexes one row or element of " + Tensor + " per iteration of the loop at line " +
+             std::to_string(Line) + Over +
+             ": each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one "
+             "expression on the whole dimension runs one kernel; vectorise it (slices with "
+             "torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the "
+             "dimension, broadcasting)",
+         Hot);
+}
+
+} // namespace torchlint

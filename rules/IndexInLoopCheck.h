@@ -1,0 +1,33 @@
+// torch-index-in-loop: a loop over a tensor's rows or elements whose body indexes the tensor with
+// the loop variable (`t[i]`, `t.index({i})`, `t.select(0, i)`, `t[i][j] = v`): every iteration
+// dispatches its own indexing and kernels, where a vectorised expression runs one kernel for the
+// whole dimension (PyTorch profiler's "for-loop indexing" pattern). docs/checks/torch-index-in-loop.md
+#pragma once
+#include "TorchCheck.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace torchlint {
+
+/// torch-index-in-loop: per-element tensor indexing in a hot loop.
+class IndexInLoopCheck : public TorchCheck {
+public:
+  using TorchCheck::TorchCheck;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+  /// What a qualifying loop indexes, and over what.
+  struct Finding {
+    const clang::Expr *Index = nullptr; ///< the first indexing expression of the loop variable
+    const clang::Expr *Tensor = nullptr;
+    std::string Bound;                  ///< "x.size(0)", "n", "" when written otherwise
+    bool TensorDim = false;             ///< the trip count is a tensor's dimension
+  };
+
+private:
+  /// The finding of Loop, or nullopt when it does not qualify (cached per loop).
+  const std::optional<Finding> &qualifies(const clang::ForStmt *Loop, clang::ASTContext &Ctx);
+  llvm::DenseMap<const clang::ForStmt *, std::optional<Finding>> Cache;
+  const clang::ASTContext *CacheCtx = nullptr;
+};
+
+} // namespace torchlint
