@@ -1,4 +1,5 @@
 #include "DeviceProvenance.h"
+#include "HotCode.h"
 #include "LocalDataflow.h"
 #include "TorchTypes.h"
 #include "clang/AST/DeclCXX.h"
@@ -230,6 +231,19 @@ private:
   D variable(const VarDecl *VD, unsigned Depth, bool Tensor, bool *NoDevice = nullptr) {
     if (!InProgress.insert(VD).second)
       return D::None; // a cycle (t = t.add(1)): adds nothing
+    if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
+      // A parameter lives where every call in the TU puts it (`to_text(ids.to(torch::kCPU))`).
+      D K = D::Unknown;
+      if (auto Args = HotCodeAnalysis::get(Ctx).argumentsAtEveryCall(PV)) {
+        K = D::None;
+        for (const Expr *Arg : *Args)
+          K = merge(K, Tensor ? tensor(Arg, Depth + 1) : denoted(Arg, Depth + 1, nullptr));
+        if (K == D::None)
+          K = D::Unknown;
+      }
+      InProgress.erase(VD);
+      return K;
+    }
     const VarValues &V = valuesOf(VD, Ctx);
     D K = D::Unknown;
     if (V.Known) {

@@ -1,4 +1,5 @@
 #include "HotCode.h"
+#include "LocalDataflow.h"
 #include "Recovery.h"
 #include "PerTU.h"
 #include "TorchTypes.h"
@@ -525,6 +526,36 @@ bool HotCodeAnalysis::inTestBody(const Stmt *S) const {
     if (const FunctionDecl *F = BodyOf.lookup(Cur))
       Outer = F;
   return Outer && TestBodies.count(canon(Outer));
+}
+
+std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(const ParmVarDecl *PV) const {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
+  if (!FD || (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
+    return std::nullopt;
+  QualType T = PV->getType();
+  if (T->isReferenceType() ? !T->getPointeeType().isConstQualified() : valuesOf(PV, Ctx).Written)
+    return std::nullopt; // a non-const reference or a reassigned copy may hold anything
+  if (referencedOtherThanCalled(FD))
+    return std::nullopt;
+  std::vector<const Expr *> Calls = callsOf(FD), Args;
+  if (Calls.empty())
+    return std::nullopt;
+  unsigned Index = PV->getFunctionScopeIndex();
+  for (const Expr *Call : Calls) {
+    const Expr *Arg = nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      unsigned Shift = isa<CXXMethodDecl>(FD) ? 1 : 0;
+      Arg = Index + Shift < Op->getNumArgs() ? Op->getArg(Index + Shift) : nullptr;
+    } else if (const auto *C = dyn_cast<CallExpr>(Call)) {
+      Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
+    } else if (const auto *C = dyn_cast<CXXConstructExpr>(Call)) {
+      Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
+    }
+    if (!Arg || isa<CXXDefaultArgExpr>(Arg))
+      return std::nullopt;
+    Args.push_back(Arg);
+  }
+  return Args;
 }
 
 std::vector<const Expr *> HotCodeAnalysis::callsOf(const FunctionDecl *FD) const {

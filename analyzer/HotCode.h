@@ -75,6 +75,11 @@ public:
   /// True when user code of this TU names FD other than as the callee of a call (its address
   /// taken, passed as a callback): then its calls in this TU are not all its callers.
   bool referencedOtherThanCalled(const clang::FunctionDecl *FD) const { return Referenced.count(FD->getCanonicalDecl()); }
+  /// The argument passed to parameter PV at every call of its function in this TU, when that is
+  /// all its function ever receives there: the function is called at least once and never named
+  /// otherwise, PV is a const reference or a copy that is never written, and no call leaves it
+  /// to its default. Else nullopt. (Callers in other TUs are not seen.)
+  std::optional<std::vector<const clang::Expr *>> argumentsAtEveryCall(const clang::ParmVarDecl *PV) const;
 
   /// "main()", "Net::forward()", "the lambda at line 12".
   std::string describe(const clang::FunctionDecl *FD) const;

@@ -51,7 +51,35 @@ bool insideAssert(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
-std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) {
+static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth);
+
+/// S is in a function's body outside any loop of it: rare when every call of the function in the
+/// TU is (a helper called only from a logging branch, `if (step % 500 == 0) sample(model);`).
+static std::optional<std::string> rareThroughCalls(const Stmt *S, ASTContext &Ctx, unsigned Depth) {
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const FunctionDecl *FD = HC.enclosingFunction(S);
+  if (!FD || Depth >= 3 || HC.referencedOtherThanCalled(FD))
+    return std::nullopt;
+  std::vector<const Expr *> Calls = HC.callsOf(FD);
+  if (Calls.empty())
+    return std::nullopt;
+  std::optional<std::string> First;
+  for (const Expr *Call : Calls) {
+    std::optional<std::string> R = rarePathReason(Call, Ctx, Depth + 1);
+    if (!R)
+      return std::nullopt;
+    if (!First)
+      First = R;
+  }
+  std::string Reason = *First;
+  if (llvm::StringRef(Reason).starts_with("it "))
+    Reason = Reason.substr(3);
+  return "every call of " + HC.describe(FD) + " " + Reason;
+}
+
+std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) { return rarePathReason(S, Ctx, 0); }
+
+static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth) {
   if (insideAssert(S, Ctx))
     return std::string("it is inside assert(), which NDEBUG (release) builds compile out");
   const SourceManager &SM = Ctx.getSourceManager();
@@ -62,7 +90,7 @@ std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) {
   while (true) {
     const Stmt *P = HC.parentOf(Prev);
     if (!P)
-      return std::nullopt;
+      return rareThroughCalls(S, Ctx, Depth);
     if (const auto *BO = dyn_cast<BinaryOperator>(P))
       if (BO->getOpcode() == BO_LAnd && Prev == BO->getRHS())
         if (const Expr *Test = moduloTest(BO->getLHS())) {

@@ -30,9 +30,16 @@ bool SyncCheck::cpuOnlyProgram(ASTContext &Ctx) {
 }
 
 DiagnosticBuilder SyncCheck::reportSync(SourceLocation Loc, llvm::StringRef Message, const SyncSite &Site) {
-  if (Site.Rare)
-    return report(Loc, (Message + "; a remark, not a warning: " + *Site.Rare).str(), Site.Hot,
-                  DiagnosticIDs::Remark);
+  if (Site.Rare) {
+    HotContext Hot = Site.Hot;
+    // Rare through its calls: the function is called in the loop, not on every iteration.
+    if (llvm::StringRef(*Site.Rare).starts_with("every call of ")) {
+      size_t At = Hot.Why.find(", called on every iteration of the loop");
+      if (At != std::string::npos)
+        Hot.Why.replace(At, strlen(", called on every iteration of the loop"), ", called in the loop");
+    }
+    return report(Loc, (Message + "; a remark, not a warning: " + *Site.Rare).str(), Hot, DiagnosticIDs::Remark);
+  }
   return report(Loc, Message, Site.Hot);
 }
 

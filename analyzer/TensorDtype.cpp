@@ -201,35 +201,12 @@ private:
   /// named otherwise: no callback whose callers are unseen), never reassigned, and every call
   /// passes a bool tensor (`masked_loss(pred, target, target > 0)` at each call site).
   bool parameter(const ParmVarDecl *PV, unsigned Depth) {
-    const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
-    if (!FD || isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())
-      return false;
-    QualType T = PV->getType();
-    if (T->isReferenceType() ? !T->getPointeeType().isConstQualified() : valuesOf(PV, Ctx).Written)
-      return false; // a non-const reference or a reassigned copy may hold anything
-    const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
-    if (H.referencedOtherThanCalled(FD))
-      return false;
-    std::vector<const Expr *> Calls = H.callsOf(FD);
-    if (Calls.empty() || !InProgress.insert(PV).second)
-      return !Calls.empty(); // a recursive call passes what the outer call got
-    unsigned Index = PV->getFunctionScopeIndex();
+    auto Args = HotCodeAnalysis::get(Ctx).argumentsAtEveryCall(PV);
+    if (!Args || !InProgress.insert(PV).second)
+      return Args.has_value(); // a recursive call passes what the outer call got
     bool R = true;
-    for (const Expr *Call : Calls) {
-      const Expr *Arg = nullptr;
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
-        unsigned Shift = isa<CXXMethodDecl>(FD) ? 1 : 0;
-        Arg = Index + Shift < Op->getNumArgs() ? Op->getArg(Index + Shift) : nullptr;
-      } else if (const auto *C = dyn_cast<CallExpr>(Call)) {
-        Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
-      } else if (const auto *C = dyn_cast<CXXConstructExpr>(Call)) {
-        Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
-      }
-      if (!Arg || isa<CXXDefaultArgExpr>(Arg) || !tensor(Arg, Depth + 1)) {
-        R = false;
-        break;
-      }
-    }
+    for (const Expr *Arg : *Args)
+      R = R && tensor(Arg, Depth + 1);
     InProgress.erase(PV);
     return R;
   }

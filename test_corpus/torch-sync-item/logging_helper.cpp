@@ -1,0 +1,33 @@
+// A helper whose every call sits in a logging branch runs only on those steps: its item() is a
+// remark, and the message says the helper is called in the loop, not on every iteration. A helper
+// also called outside the branch stays a warning.
+#include <torch/torch.h>
+#include <iostream>
+
+void print_progress(const torch::Tensor &loss, int step) {
+  std::cout << "step " << step << " loss " << loss.item<float>() << std::endl;
+  // CHECK-MESSAGES: :[[@LINE-1]]:52: remark: Tensor::item() copies the value to the host and blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval; a remark, not a warning: every call of print_progress() only runs in the logging branch `if (step % 100 == 0)` at line 26 (in print_progress(), called in the loop in main() at line 21) [torch-sync-item]
+}
+
+float read_loss(const torch::Tensor &loss) { return loss.item<float>(); }
+// CHECK-MESSAGES: :[[@LINE-1]]:58: warning: Tensor::item() copies the value to the host [torch-sync-item]
+
+int main() {
+  torch::Device device(torch::kCUDA);
+  auto net = torch::nn::Linear(8, 1);
+  net->to(device);
+  torch::optim::SGD opt(net->parameters(), 0.1);
+  float last = 0;
+  for (int step = 0; step < 1000; ++step) {
+    auto loss = net(torch::randn({16, 8}, device)).pow(2).mean();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+    if (step % 100 == 0)
+      print_progress(loss, step);
+    if (step % 100 == 0)
+      last = read_loss(loss);
+    last += read_loss(loss);
+  }
+  return last > 0;
+}
