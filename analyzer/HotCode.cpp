@@ -306,6 +306,9 @@ void HotCodeAnalysis::build() {
   CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies, Referenced);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
+  for (const auto &Entry : Collector.Loops)
+    if (isBoundedLoop(Entry.first))
+      BoundedLoops.insert(Entry.first);
 
   // Seeds: functions called inside a loop, and Module::forward(). Then callees of hot functions.
   std::deque<const FunctionDecl *> Work;
@@ -355,9 +358,43 @@ void HotCodeAnalysis::build() {
 
 const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) const {
   for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-    if (!isEpochLoop(*It))
+    if (!isEpochLoop(*It) && !BoundedLoops.count(*It))
       return *It;
   return nullptr;
+}
+
+bool isBoundedLoop(const Stmt *S) {
+  const auto *R = dyn_cast<CXXForRangeStmt>(S);
+  if (!R || !R->getRangeInit())
+    return false;
+  const Expr *Init = R->getRangeInit()->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(Init))
+    Init = IL->getSubExpr()->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<InitListExpr>(Init))
+    return IL->getNumInits() <= 16;
+  // The model's parameters, buffers or submodules, an optimizer's parameter groups.
+  while (true) {
+    const Expr *Prev = Init;
+    Init = Init->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Init))
+      Init = M->getSubExpr();
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Init))
+      Init = B->getSubExpr();
+    if (Init == Prev)
+      break;
+  }
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Init);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getDeclName().isIdentifier() || !isTorchDecl(MD))
+    return false;
+  llvm::StringRef N = MD->getName();
+  std::string Cls = MD->getParent()->getQualifiedNameAsString();
+  if (Cls == "torch::nn::Module")
+    return N == "parameters" || N == "named_parameters" || N == "buffers" || N == "named_buffers" ||
+           N == "children" || N == "named_children" || N == "modules" || N == "named_modules";
+  if (Cls == "torch::optim::Optimizer")
+    return N == "param_groups";
+  return false;
 }
 
 void HotCodeAnalysis::classifyLoops(const std::vector<CallSite> &StepCalls,
@@ -486,7 +523,7 @@ std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loo
     const Stmt *P = parentOf(Cur);
     if (!P)
       return std::nullopt; // not in user code we analysed
-    if (!Loop && isLoopStatement(P) && childRunsEachIteration(P, Cur) && !isEpochLoop(P))
+    if (!Loop && isLoopStatement(P) && childRunsEachIteration(P, Cur) && !isEpochLoop(P) && !BoundedLoops.count(P))
       Loop = P;
     if (const auto *L = dyn_cast<LambdaExpr>(P)) {
       // A lambda's body: hot when the lambda is called from hot code, or when it is written in
@@ -584,10 +621,16 @@ std::vector<const FunctionDecl *> HotCodeAnalysis::callees(const FunctionDecl *F
 }
 
 const Stmt *HotCodeAnalysis::enclosingLoop(const Stmt *S) const {
-  const Stmt *Loop;
-  const FunctionDecl *FD;
-  hotAt(S, Loop, FD);
-  return Loop;
+  // Any loop, bounded ones included (a loop over the parameters is a loop), up to the function.
+  for (const Stmt *Cur = S; Cur && !BodyOf.count(Cur);) {
+    const Stmt *P = parentOf(Cur);
+    if (!P || isa<LambdaExpr>(P))
+      return nullptr;
+    if (isLoopStatement(P) && childRunsEachIteration(P, Cur))
+      return P;
+    Cur = P;
+  }
+  return nullptr;
 }
 
 } // namespace torchlint

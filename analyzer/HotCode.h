@@ -39,6 +39,13 @@ bool isTestBody(const clang::FunctionDecl *FD);
 /// statement wrapper of macros such as AT_ASSERT and TORCH_CHECK.
 bool isLoopStatement(const clang::Stmt *S);
 
+/// A loop over a bounded, per-model collection rather than over steps: a range-for over the
+/// model's parameters, buffers or submodules, an optimizer's parameter groups, or a braced list
+/// of at most 16 elements (`for (double t : {0.5, 1.0, 2.0})`). Such a loop makes nothing hot by
+/// itself: its body is hot when the loop is (a gradient-norm loop called on every step), not when
+/// it runs once (saving the weights after training).
+bool isBoundedLoop(const clang::Stmt *S);
+
 class HotCodeAnalysis {
 public:
   /// The analysis of the TU that owns Ctx, built on first use and cached for this thread.
@@ -111,6 +118,8 @@ private:
   // canonical function -> why it is hot (only hot functions are present)
   llvm::DenseMap<const clang::FunctionDecl *, std::string> HotFunctions;
   llvm::DenseSet<const clang::Stmt *> EpochLoops;
+  llvm::DenseSet<const clang::Stmt *> BoundedLoops; // isBoundedLoop
+
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
