@@ -183,8 +183,11 @@ def run_repo(repo, torchlint, dest, cache, jobs):
     for e in data.get("errors", []):
         text = e if isinstance(e, str) else json.dumps(e)
         errors.append(text.replace(dest + "/", ""))
-    return {"files": [rel(f) for f in files], "findings": findings, "errors": errors, "wall_s": wall,
-            "exit": p.returncode, "stderr": p.stderr.replace(dest + "/", "")[-2000:]}
+    res = {"files": [rel(f) for f in files], "findings": findings, "errors": errors, "wall_s": wall,
+           "exit": p.returncode, "stderr": p.stderr.replace(dest + "/", "")[-2000:]}
+    with open(os.path.join(dest, ".torchlint-result.json"), "w") as f:
+        json.dump(res, f)
+    return res
 
 
 def files_with_input_errors(res):
@@ -277,6 +280,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--only", help="comma-separated repository names")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "accuracy.md"))
+    ap.add_argument("--reuse", action="store_true",
+                    help="compare the results of the previous run (in --workdir) with the verdicts again, without running torchlint")
     a = ap.parse_args()
     if not os.access(a.torchlint, os.X_OK):
         raise SystemExit("run.py: no torchlint at %s (build it, or pass --torchlint)" % a.torchlint)
@@ -290,17 +295,23 @@ def main():
     misses = [m for m in misses if m["repo"] in names]
     os.makedirs(a.workdir, exist_ok=True)
     cache = os.path.join(a.workdir, ".cache")
-    shutil.rmtree(cache, ignore_errors=True)  # cold: every PCH and result computed in this run
+    if not a.reuse:
+        shutil.rmtree(cache, ignore_errors=True)  # cold: every PCH and result computed in this run
     results, findings = {"_jobs": a.jobs}, []
     t0 = time.time()
     for repo in manifest["repos"]:
         dest = layout(repo, a.mirror, a.workdir)
-        res = run_repo(repo, os.path.abspath(a.torchlint), dest, cache, a.jobs)
+        saved = os.path.join(dest, ".torchlint-result.json")
+        if a.reuse and os.path.exists(saved):
+            with open(saved) as f:
+                res = json.load(f)
+        else:
+            res = run_repo(repo, os.path.abspath(a.torchlint), dest, cache, a.jobs)
         results[repo["name"]] = res
         findings += res["findings"]
         print("%-22s %3d TUs %3d findings %2d errors %5.0f s" % (repo["name"], len(res["files"]), len(res["findings"]),
               len(files_with_input_errors(res)), res["wall_s"]), flush=True)
-    total = time.time() - t0
+    total = sum(r["wall_s"] for k, r in results.items() if k != "_jobs") if a.reuse else time.time() - t0
     judged, missed = match(findings, verdicts, misses)
     rows = per_check(judged, missed)
     cmd = "python3 tools/accuracy/run.py --torchlint build/bin/torchlint --mirror <fetch mirrors> -j %d" % a.jobs
