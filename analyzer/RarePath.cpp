@@ -53,8 +53,9 @@ bool insideAssert(const Stmt *S, ASTContext &Ctx) {
 
 static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth);
 
-/// S is in a function's body outside any loop of it: rare when every call of the function in the
-/// TU is (a helper called only from a logging branch, `if (step % 500 == 0) sample(model);`).
+/// S is in a function's body outside any loop of it: rare when every hot call of the function in
+/// the TU is (a helper called only from a logging branch, `if (step % 500 == 0) sample(model);`,
+/// and perhaps once per epoch).
 static std::optional<std::string> rareThroughCalls(const Stmt *S, ASTContext &Ctx, unsigned Depth) {
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   const FunctionDecl *FD = HC.enclosingFunction(S);
@@ -65,12 +66,16 @@ static std::optional<std::string> rareThroughCalls(const Stmt *S, ASTContext &Ct
     return std::nullopt;
   std::optional<std::string> First;
   for (const Expr *Call : Calls) {
+    if (!HC.whyHot(Call))
+      continue; // a call in set-up or once per epoch makes nothing hot
     std::optional<std::string> R = rarePathReason(Call, Ctx, Depth + 1);
     if (!R)
       return std::nullopt;
     if (!First)
       First = R;
   }
+  if (!First)
+    return std::nullopt;
   std::string Reason = *First;
   if (llvm::StringRef(Reason).starts_with("it "))
     Reason = Reason.substr(3);

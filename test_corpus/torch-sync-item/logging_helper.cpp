@@ -29,5 +29,6 @@ int main() {
       last = read_loss(loss);
     last += read_loss(loss);
   }
+  print_progress(torch::zeros({}, device), -1); // once, after training: no step
   return last > 0;
 }
