@@ -52,7 +52,11 @@ def match(findings, verdicts, misses, tol=LINE_TOLERANCE):
         pool[_key(m)].append(dict(m, verdict="TP", why="judged miss, now found: " + m.get("why", ""), miss=True))
     out = []
     for f in sorted(findings, key=lambda f: (f["repo"], f["file"], f["line"], f["check"])):
-        cands = [v for v in pool[_key(f)] if not v.get("_used") and abs(v["line"] - f["line"]) <= tol]
+        # A verdict judges its line: several findings on it (calls in one line, a header line
+        # reported from several translation units) share it; otherwise the nearest unused one
+        # within tol lines (the audited code may shift a little).
+        cands = [v for v in pool[_key(f)] if v["line"] == f["line"]] or \
+                [v for v in pool[_key(f)] if not v.get("_used") and abs(v["line"] - f["line"]) <= tol]
         if cands:
             v = min(cands, key=lambda v: abs(v["line"] - f["line"]))
             v["_used"] = True
