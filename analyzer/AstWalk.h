@@ -18,6 +18,21 @@ template <class F> void forEachCall(const clang::Stmt *S, F &&Fn) {
     forEachCall(Ch, Fn);
 }
 
+/// True when S (or a statement inside it) declares a variable or other entity named Name
+/// (`torch::NoGradGuard no_grad;` declares "no_grad"): the guard a fix-it would insert is there.
+inline bool declaresName(const clang::Stmt *S, llvm::StringRef Name) {
+  if (!S)
+    return false;
+  if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
+    for (const clang::Decl *D : DS->decls())
+      if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D); ND && ND->getDeclName().isIdentifier() && ND->getName() == Name)
+        return true;
+  for (const clang::Stmt *C : S->children())
+    if (declaresName(C, Name))
+      return true;
+  return false;
+}
+
 /// A function template (or a member of a class template) that is never instantiated in the TU:
 /// its code is only in the template itself, where what depends on the template parameter has no
 /// type yet. Checks that look at dependent code do so only here, so that an instantiated template

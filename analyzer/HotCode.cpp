@@ -373,16 +373,7 @@ bool isBoundedLoop(const Stmt *S) {
   if (const auto *IL = dyn_cast<InitListExpr>(Init))
     return IL->getNumInits() <= 16;
   // The model's parameters, buffers or submodules, an optimizer's parameter groups.
-  while (true) {
-    const Expr *Prev = Init;
-    Init = Init->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Init))
-      Init = M->getSubExpr();
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Init))
-      Init = B->getSubExpr();
-    if (Init == Prev)
-      break;
-  }
+  Init = stripCopies(Init);
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Init);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
   if (!MD || !MD->getDeclName().isIdentifier() || !isTorchDecl(MD))

@@ -66,22 +66,6 @@ void EvalNoGradCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 namespace {
-bool declaresName(const Stmt *S, llvm::StringRef Name) {
-  if (!S)
-    return false;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *ND = dyn_cast<NamedDecl>(D))
-        if (ND->getDeclName().isIdentifier() && ND->getName() == Name)
-          return true;
-  for (const Stmt *C : S->children())
-    if (declaresName(C, Name))
-      return true;
-  return false;
-}
-} // namespace
-
-namespace {
 bool isEvalCall(const CallExpr *C) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;

@@ -1,4 +1,5 @@
 #include "JitInferenceSetupCheck.h"
+#include "AstWalk.h"
 #include "Autograd.h"
 #include "ProgramFacts.h"
 #include "SetupFixes.h"
@@ -40,18 +41,6 @@ const ValueDecl *declOf(const Expr *E) {
   return nullptr;
 }
 
-bool declaresName(const Stmt *S, llvm::StringRef Name) {
-  if (!S)
-    return false;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *ND = dyn_cast<NamedDecl>(D); ND && ND->getDeclName().isIdentifier() && ND->getName() == Name)
-        return true;
-  for (const Stmt *C : S->children())
-    if (declaresName(C, Name))
-      return true;
-  return false;
-}
 } // namespace
 
 void JitInferenceSetupCheck::registerMatchers(MatchFinder *Finder) {
