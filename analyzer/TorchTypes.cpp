@@ -39,12 +39,14 @@ bool isTensorType(QualType T) {
 }
 
 namespace {
-bool returnsTensor(const NamedDecl *D) {
+/// The function D declares (through using-declarations and templates) when it returns a tensor
+/// whatever its template arguments, else null.
+const FunctionDecl *tensorReturning(const NamedDecl *D) {
   D = D->getUnderlyingDecl();
   if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
     D = T->getTemplatedDecl();
   const auto *F = dyn_cast<FunctionDecl>(D);
-  return F && !F->getReturnType()->isDependentType() && isTensorType(F->getReturnType());
+  return F && !F->getReturnType()->isDependentType() && isTensorType(F->getReturnType()) ? F : nullptr;
 }
 
 /// Every declaration of Name in the tensor class behind T returns a tensor (and there is one).
@@ -55,7 +57,7 @@ bool tensorMethodReturnsTensor(QualType T, DeclarationName Name) {
   bool Any = false;
   for (const CXXRecordDecl *C = RD; C;) {
     for (const NamedDecl *D : C->lookup(Name)) {
-      if (!returnsTensor(D))
+      if (!tensorReturning(D))
         return false;
       Any = true;
     }
@@ -85,35 +87,24 @@ bool tensorValued(const Expr *E, QualType &TensorT, unsigned Depth) {
   }
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const Expr *Callee = C->getCallee()->IgnoreParenImpCasts();
-    // One function (no overloads) called with dependent arguments: its return type is known.
-    if (const auto *R = dyn_cast<DeclRefExpr>(Callee); R && !isa<CXXOperatorCallExpr>(C))
-      if (const auto *F = dyn_cast<FunctionDecl>(R->getDecl())) {
-        if (!returnsTensor(F))
+    // A call with dependent arguments whose every candidate (one function, or each overload the
+    // call can resolve to) returns a tensor.
+    if (!isa<CXXOperatorCallExpr>(C)) {
+      std::vector<const NamedDecl *> Candidates;
+      if (const auto *R = dyn_cast<DeclRefExpr>(Callee))
+        Candidates.push_back(R->getDecl());
+      else if (const auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee))
+        Candidates.assign(UL->decls_begin(), UL->decls_end());
+      const FunctionDecl *F = nullptr;
+      for (const NamedDecl *D : Candidates)
+        if (!(F = tensorReturning(D)))
           return false;
+      if (F) {
         TensorT = F->getReturnType().getNonReferenceType();
         return true;
       }
-    if (const auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee)) {
-      if (UL->getNumDecls() == 0)
-        return false;
-      bool Operator = isa<CXXOperatorCallExpr>(C);
-      for (const NamedDecl *D : UL->decls())
-        if (!Operator && !returnsTensor(D))
-          return false;
-      if (!Operator) {
-        for (const NamedDecl *D : UL->decls()) {
-          const auto *F = dyn_cast<FunctionDecl>(D->getUnderlyingDecl());
-          if (const auto *T = dyn_cast<FunctionTemplateDecl>(D->getUnderlyingDecl()))
-            F = T->getTemplatedDecl();
-          if (F) {
-            TensorT = F->getReturnType().getNonReferenceType();
-            break;
-          }
-        }
-        return true;
-      }
-      // a + b with a dependent operand: a tensor when an operand is one (arithmetic below).
     }
+    // a + b with a dependent operand: a tensor when an operand is one.
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C)) {
       switch (Op->getOperator()) {
       case OO_Plus:
