@@ -94,9 +94,22 @@ const CallExpr *directBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
 
 unsigned countRefs(const ValueDecl *D, const Stmt *S);
 
+/// True when statement S assigns to V (`V = ...`), so V's earlier value is dead after it.
+bool overwrites(const Stmt *S, const VarDecl *V) {
+  if (const auto *E = dyn_cast<Expr>(S))
+    S = E->IgnoreImplicit();
+  const Expr *L = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal)
+    L = Op->getArg(0);
+  if (const auto *Op = dyn_cast<BinaryOperator>(S); Op && Op->getOpcode() == BO_Assign)
+    L = Op->getLHS();
+  const auto *R = L ? dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts()) : nullptr;
+  return R && R->getDecl() == V;
+}
+
 /// The BatchNorm call of Dims dimensions in statement S whose input is the variable V, when that is
 /// the only read of V in S, else null.
-const CallExpr *batchNormOfVar(const Stmt *S, const VarDecl *V, int Dims, ASTContext &Ctx) {
+const CallExpr *batchNormOfVar(const Stmt *S, const VarDecl *V, int Dims) {
   const CallExpr *Found = nullptr;
   forEachCall(S, [&](const CallExpr *C) {
     const Expr *BN = moduleOfForwardCall(C);
@@ -110,30 +123,8 @@ const CallExpr *batchNormOfVar(const Stmt *S, const VarDecl *V, int Dims, ASTCon
         Found = C;
   });
   // Reads of V in S besides the BatchNorm's input (the assignment `V = bn(V)` writes V).
-  unsigned Reads = countRefs(V, S);
-  const Stmt *Plain = isa<Expr>(S) ? cast<Expr>(S)->IgnoreImplicit() : S;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Plain))
-    if (Op->getOperator() == OO_Equal)
-      if (const auto *L = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()); L && L->getDecl() == V)
-        --Reads;
-  if (const auto *Op = dyn_cast<BinaryOperator>(Plain))
-    if (Op->getOpcode() == BO_Assign)
-      if (const auto *L = dyn_cast<DeclRefExpr>(Op->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == V)
-        --Reads;
+  unsigned Reads = countRefs(V, S) - (overwrites(S, V) ? 1 : 0);
   return Found && Reads == 1 ? Found : nullptr;
-}
-
-/// True when statement S assigns to V (`V = ...`), so V's earlier value is dead after it.
-bool overwrites(const Stmt *S, const VarDecl *V) {
-  if (const auto *E = dyn_cast<Expr>(S))
-    S = E->IgnoreImplicit();
-  const Expr *L = nullptr;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal)
-    L = Op->getArg(0);
-  if (const auto *Op = dyn_cast<BinaryOperator>(S); Op && Op->getOpcode() == BO_Assign)
-    L = Op->getLHS();
-  const auto *R = L ? dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts()) : nullptr;
-  return R && R->getDecl() == V;
 }
 
 /// `x = conv(x); x = bn(x);` and `auto y = conv(x); return bn(y);`: the value of forward call C
@@ -173,7 +164,7 @@ const CallExpr *batchNormThroughLocal(const Expr *C, int Dims, ASTContext &Ctx) 
   if (It == Block->body_end() || std::next(It) == Block->body_end())
     return nullptr;
   const Stmt *Next = *std::next(It);
-  const CallExpr *BN = batchNormOfVar(Next, V, Dims, Ctx);
+  const CallExpr *BN = batchNormOfVar(Next, V, Dims);
   if (!BN)
     return nullptr;
   if (overwrites(Next, V))
