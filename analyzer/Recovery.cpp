@@ -5,10 +5,14 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
+#include "Catalog.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <algorithm>
@@ -81,10 +85,12 @@ namespace {
 /// when it dies: a later TU's preprocessor at the same address gets its own).
 thread_local const Preprocessor *InstalledIn = nullptr;
 
-/// Decides, for each missing header, whether the parse may go on (see setUpIncludeRecovery).
+/// Decides, for each missing header, whether the parse may go on (see setUpIncludeRecovery), and
+/// says which includes were served by a stand-in header.
 class IncludeRecovery : public PPCallbacks {
 public:
-  IncludeRecovery(DiagnosticsEngine &D, bool Strict) : Diags(D), Strict(Strict) {}
+  IncludeRecovery(DiagnosticsEngine &D, const SourceManager &SM, bool Strict, std::string StandIns)
+      : Diags(D), SM(SM), Strict(Strict), StandIns(std::move(StandIns)) {}
   ~IncludeRecovery() override { InstalledIn = nullptr; }
   bool FileNotFound(llvm::StringRef FileName) override {
     // Called before the "file not found" diagnostic: set its severity for this include.
@@ -95,20 +101,75 @@ public:
       Diags.setErrorLimit(0); // what follows from the missing header must not stop the parse
     return false; // the diagnostic is still reported
   }
+  void InclusionDirective(SourceLocation HashLoc, const Token &, llvm::StringRef FileName, bool,
+                          CharSourceRange FilenameRange, OptionalFileEntryRef File, llvm::StringRef, llvm::StringRef,
+                          const Module *, bool, SrcMgr::CharacteristicKind) override {
+    // An include of the user's that only the stand-in folder (searched last) could serve: the
+    // real header is missing. Said as the missing header it is (missingHeaderOf reads it), so the
+    // file is reported as analysed partially; the stand-in's own includes are not the user's.
+    if (!File || StandIns.empty() || !inStandIns(File->getName()))
+      return;
+    OptionalFileEntryRef Includer = SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(HashLoc)));
+    if (Includer && inStandIns(Includer->getName()))
+      return;
+    Diags.setErrorLimit(0);
+    unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "'%0' file not found; %1");
+    Diags.Report(FilenameRange.getBegin(), ID) << FileName << StandInUsedText;
+  }
 
 private:
+  bool inStandIns(llvm::StringRef Path) const {
+    return Path.starts_with(StandIns) && Path.size() > StandIns.size() &&
+           llvm::sys::path::is_separator(Path[StandIns.size()]);
+  }
   DiagnosticsEngine &Diags;
+  const SourceManager &SM;
   bool Strict;
+  std::string StandIns;
 };
 
 } // namespace
+
+const char *const StandInUsedText = "analysed with torchlint's stand-in declarations for it";
+
+std::string standInDirectory() {
+  static const std::string Dir = [] {
+    if (std::optional<std::string> Env = llvm::sys::Process::GetEnv("TORCHLINT_STAND_INS"))
+      return *Env;
+    // An installed torchlint (binary or plugin): <prefix>/{bin,lib}/<file> next to
+    // <prefix>/share/torchlint/stand-ins.
+    Dl_info D;
+    if (dladdr(reinterpret_cast<void *>(&standInDirectory), &D) && D.dli_fname) {
+      std::string Self = D.dli_fname;
+      if (!llvm::sys::path::is_absolute(Self))
+        Self = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&standInDirectory));
+      llvm::SmallString<256> P(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Self)));
+      llvm::sys::path::append(P, "share", "torchlint", "stand-ins");
+      if (llvm::sys::fs::is_directory(P))
+        return std::string(P);
+    }
+    return torchlintHome() + "/stand-ins";
+  }();
+  return Dir;
+}
 
 void setUpIncludeRecovery(Preprocessor &PP, bool Strict) {
   // One callback per preprocessor: the first torchlint check to ask installs it.
   if (InstalledIn == &PP)
     return;
   InstalledIn = &PP;
-  PP.addPPCallbacks(std::make_unique<IncludeRecovery>(PP.getDiagnostics(), Strict));
+  std::string StandIns;
+  if (!Strict) {
+    // Searched after every other folder: a stand-in serves only an include nothing else can.
+    llvm::SmallString<256> Dir(standInDirectory());
+    llvm::sys::path::remove_dots(Dir, true);
+    if (auto DE = PP.getFileManager().getOptionalDirectoryRef(Dir)) {
+      PP.getHeaderSearchInfo().AddSystemSearchPath(DirectoryLookup(*DE, SrcMgr::C_System, /*isFramework=*/false));
+      StandIns = std::string(DE->getName());
+    }
+  }
+  PP.addPPCallbacks(std::make_unique<IncludeRecovery>(PP.getDiagnostics(), PP.getSourceManager(), Strict,
+                                                      std::move(StandIns)));
 }
 
 namespace {
@@ -267,6 +328,7 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
     std::vector<std::string> Missing; // "'x.h' (file:line)"
     std::string Libtorch;             // a missing libtorch core header
     unsigned Others = 0;
+    unsigned StandIns = 0; // of Missing, those served by a stand-in header
   };
   auto Missing = [](const Finding &F, bool Libtorch) {
     std::optional<std::string> H = F.isCompilerError() ? missingHeaderOf(F.Message) : std::nullopt;
@@ -290,6 +352,10 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
         continue;
       }
       std::string Where = llvm::sys::path::filename(F.File).str() + ":" + std::to_string(F.Line);
+      if (llvm::StringRef(F.Message).contains(StandInUsedText)) {
+        Where += ", a stand-in was used";
+        ++P.StandIns;
+      }
       if (Seen.insert(*H).second)
         P.Missing.push_back("'" + *H + "' (" + Where + ")");
       continue;
@@ -312,9 +378,13 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
   std::string Msg = "'" + Main + "': analysed partially: header" + (P.Missing.size() == 1 ? "" : "s") + " not found: ";
   for (size_t I = 0; I < P.Missing.size(); ++I)
     Msg += (I ? ", " : "") + P.Missing[I];
-  Msg += "; code that depends on ";
-  Msg += P.Missing.size() == 1 ? "it" : "them";
-  Msg += " is not judged";
+  if (P.StandIns == P.Missing.size())
+    Msg += "; code is typed through torchlint's stand-in declarations";
+  else {
+    Msg += "; code that depends on ";
+    Msg += P.Missing.size() == 1 ? "it" : "them";
+    Msg += " is not judged";
+  }
   if (P.Others)
     Msg += " (" + std::to_string(P.Others) + " compiler error" + (P.Others == 1 ? "" : "s") + " follow" +
            (P.Others == 1 ? "s" : "") + " from " + (P.Missing.size() == 1 ? "it" : "them") + ")";

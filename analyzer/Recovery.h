@@ -39,8 +39,10 @@ bool isLibraryLocation(const clang::SourceManager &SM, clang::SourceLocation Loc
 
 /// Turns on the recovery for the TU of PP (idempotent; every torchlint check calls it): a missing
 /// header that is not a libtorch core header is an error instead of a fatal error, and the error
-/// limit is lifted from then on, so that the parse goes on. With Strict, a missing header stays
-/// fatal.
+/// limit is lifted from then on, so that the parse goes on. The stand-in headers (stand-ins/, for
+/// command-line parsers, OpenCV, JSON) are searched after every other folder: an include only
+/// they can serve is still reported as a missing header ("...; " StandInUsedText), but the code
+/// that uses it is typed. With Strict, a missing header stays fatal and no stand-in is used.
 void setUpIncludeRecovery(clang::Preprocessor &PP, bool Strict);
 
 /// True when Loc lies in an expression that contains errors (clang's RecoveryExpr and everything
@@ -51,6 +53,12 @@ bool restsOnErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc);
 /// code with errors: a finding that says "X is missing" cannot be trusted there, since X may be
 /// in the code that could not be typed.
 bool scopeHasErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc, bool WholeTU);
+
+/// The folder of the stand-in headers: $TORCHLINT_STAND_INS, else <prefix>/share/torchlint/stand-ins
+/// of an installed binary or plugin, else <torchlintHome()>/stand-ins.
+std::string standInDirectory();
+/// The end of the message of an include served by a stand-in.
+extern const char *const StandInUsedText;
 
 /// "'spdlog/spdlog.h' file not found" -> "spdlog/spdlog.h"
 std::optional<std::string> missingHeaderOf(llvm::StringRef CompilerMessage);

@@ -2,10 +2,11 @@
 // the file is analysed partially. A sync on a typed tensor is reported, also as the argument of a
 // call on an unknown type; a sync on a tensor whose type is unknown because of the missing
 // headers is not (no finding rests on code with errors).
-// TORCHLINT-MISSING-HEADERS: spdlog/spdlog.h cxxopts.hpp
+// (Neither has a stand-in header; see partial_stand_in_headers.cpp for those that do.)
+// TORCHLINT-MISSING-HEADERS: spdlog/spdlog.h clopts/clopts.hpp
 #include <torch/torch.h>
 #include "spdlog/spdlog.h"
-#include <cxxopts.hpp>
+#include <clopts/clopts.hpp>
 
 struct Net : torch::nn::Module {
   Net() { fc = register_module("fc", torch::nn::Linear(8, 1)); }
@@ -14,7 +15,7 @@ struct Net : torch::nn::Module {
 };
 
 int main(int argc, char **argv) {
-  cxxopts::Options options("train", "a model");
+  clopts::Options options("train", "a model");
   auto args = options.parse(argc, argv);
   int epochs = args["epochs"].as<int>(); // an int: the loop below is still a loop
   auto logger = spdlog::get("train");

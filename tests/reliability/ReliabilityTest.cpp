@@ -29,15 +29,30 @@ int main() {
 // not.
 const char MissingHeaderLoop[] = R"cpp(#include <torch/torch.h>
 #include "spdlog/spdlog.h"
-#include <cxxopts.hpp>
+#include <clopts.hpp>
 int main(int argc, char **argv) {
-  auto opts = cxxopts::Options("train").parse(argc, argv);
+  auto opts = clopts::Options("train").parse(argc, argv);
   float total = 0;
   for (int i = 0; i < 10; ++i) {
     auto x = torch::rand({4}).cuda();
     total += x.sum().item<float>();
     spdlog::info("{}", opts["t"].as<torch::Tensor>().item<float>());
     total += opts["u"].as<torch::Tensor>().item<float>();
+  }
+  return total > 0;
+}
+)cpp";
+
+// An installed header wins over torchlint's stand-in of the same name (stand-ins/README.md): this
+// cxxopts.hpp's parse() returns an int, the stand-in's a ParseResult.
+const char InstalledCxxoptsLoop[] = R"cpp(#include <torch/torch.h>
+#include "cxxopts.hpp"
+int main(int argc, char **argv) {
+  int epochs = cxxopts::Options("train").parse(argc, argv);
+  float total = 0;
+  for (int i = 0; i < epochs; ++i) {
+    auto x = torch::rand({4}).cuda();
+    total += x.sum().item<float>();
   }
   return total > 0;
 }
@@ -100,7 +115,7 @@ const BadInput BadInputs[] = {
     {"MissingHeaderStrict", {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}}, "--strict-includes hdr.cpp -- $F",
      2, "hdr.cpp:1:10: error: 'nothere.h' file not found", 1, "analysed partially"},
     {"MissingHeaderAndFindingsIsThree", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
-     "train.cpp': analysed partially: headers not found: 'spdlog/spdlog.h' (train.cpp:2), 'cxxopts.hpp' "
+     "train.cpp': analysed partially: headers not found: 'spdlog/spdlog.h' (train.cpp:2), 'clopts.hpp' "
      "(train.cpp:3); code that depends on them is not judged (", 1, "file not found"},
     {"MissingHeaderFindsTheTypedSync", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
      "train.cpp:9:22: warning: Tensor::item()", 1},
@@ -114,6 +129,13 @@ const BadInput BadInputs[] = {
      "analysed partially: headers not found: 'spdlog/spdlog.h'", 2}, // a toolExecutionNotification, and stderr
     {"MissingHeaderInWorkers", {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
      "-j 2 train.cpp c.cpp -- $F", 3, "analysed partially", 2},
+    // Stand-in headers: an installed one wins; --strict-includes uses none.
+    {"InstalledHeaderWinsOverStandIn",
+     {{"train.cpp", InstalledCxxoptsLoop},
+      {"cxxopts.hpp", "namespace cxxopts { struct Options { explicit Options(const char *); int parse(int, char **); }; }\n"}},
+     "train.cpp -- $F", 1, "train.cpp:8:22: warning: Tensor::item()", 1, "analysed partially"},
+    {"StandInHeaderNotUsedWhenStrict", {{"opts.cpp", "#include <cxxopts.hpp>\ncxxopts::Options o(\"x\");\n"}},
+     "--strict-includes opts.cpp -- $F", 2, "opts.cpp:1:10: error: 'cxxopts.hpp' file not found", 1, "stand-in"},
     // libtorch itself missing: a hard error that says how to point torchlint at it.
     {"LibtorchMissing", {{"train.cpp", TrainLoop}}, "train.cpp -- -std=c++17 -nostdinc", 2,
      "train.cpp': libtorch's header 'torch/torch.h' not found: torchlint needs libtorch's headers. Pass", 1,
