@@ -113,8 +113,10 @@ public:
     if (Includer && inStandIns(Includer->getName()))
       return;
     Diags.setErrorLimit(0);
-    unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "'%0' file not found; %1");
-    Diags.Report(FilenameRange.getBegin(), ID) << FileName << StandInUsedText;
+    // A built-in diagnostic with a free text (#error's): clang-tidy names a custom diagnostic ID
+    // after the check that registered the same number in an earlier TU of the same run.
+    Diags.Report(FilenameRange.getBegin(), diag::err_pp_hash_error)
+        << ("'" + FileName + "' file not found; " + StandInUsedText).str();
   }
 
 private:
@@ -352,12 +354,13 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
         continue;
       }
       std::string Where = llvm::sys::path::filename(F.File).str() + ":" + std::to_string(F.Line);
-      if (llvm::StringRef(F.Message).contains(StandInUsedText)) {
+      bool StandIn = llvm::StringRef(F.Message).contains(StandInUsedText);
+      if (StandIn)
         Where += ", a stand-in was used";
-        ++P.StandIns;
-      }
-      if (Seen.insert(*H).second)
+      if (Seen.insert(*H).second) { // named once, where it was first included
         P.Missing.push_back("'" + *H + "' (" + Where + ")");
+        P.StandIns += StandIn;
+      }
       continue;
     }
     ++P.Others;

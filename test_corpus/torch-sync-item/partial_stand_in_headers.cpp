@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
       loss.backward();
       opt.step();
       total += loss.item<float>();
-      // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: Tensor::item() copies the value to the host [torch-sync-item]
+      // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: Tensor::item() copies the value to the host [torch-sync-item]
     }
     std::cout << config["name"].get<std::string>() << " " << total << "\n";
   }
