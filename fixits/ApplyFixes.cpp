@@ -1,4 +1,4 @@
-#include "ApplyFixes.h"
+#include "fixits/ApplyFixes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"

@@ -1,4 +1,4 @@
-#include "SetupFixes.h"
+#include "fixits/SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"

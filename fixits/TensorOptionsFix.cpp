@@ -1,20 +1,10 @@
-#include "TensorOptionsFix.h"
-#include "TorchTypes.h"
+#include "fixits/TensorOptionsFix.h"
+#include "analysis/TorchTypes.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
 namespace torchlint {
-
-std::string sourceText(const Expr *E, const ASTContext &Ctx) {
-  if (!E)
-    return {};
-  SourceRange R = E->getSourceRange();
-  if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
-    return {};
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), Ctx.getSourceManager(), Ctx.getLangOpts())
-      .str();
-}
 
 /// Strips implicit nodes and implicit converting constructors (TensorOptions(kCUDA)): what the
 /// user wrote.
@@ -94,7 +84,7 @@ bool buildDeviceIntoFactoryFix(const CallExpr *Factory, const CXXMemberCallExpr 
       return false;
     Out.push_back(FixItHint::CreateInsertion(After, ", " + DevOpts));
   } else {
-    std::string Text = sourceText(OptArg, Ctx);
+    std::string Text = writtenText(OptArg, Ctx);
     if (Text.empty() || llvm::StringRef(Text).contains("requires_grad"))
       return false; // a leaf that requires grad would become a different leaf: not equivalent
     const Expr *W = asWritten(OptArg);

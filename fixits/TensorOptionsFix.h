@@ -1,5 +1,6 @@
 // Edit builders for TensorOptions: moving a device into a factory call.
 #pragma once
+#include "utils/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/Diagnostic.h"
@@ -21,8 +22,5 @@ const clang::Expr *deviceArgumentOfTo(const clang::CXXMemberCallExpr *Call);
 bool buildDeviceIntoFactoryFix(const clang::CallExpr *Factory, const clang::CXXMemberCallExpr *Move,
                                llvm::StringRef Device, llvm::StringRef Ns, clang::ASTContext &Ctx,
                                std::vector<clang::FixItHint> &Out);
-
-/// Source text of E as written (empty for macro-expanded or invalid ranges).
-std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 } // namespace torchlint

@@ -1,4 +1,4 @@
-#include "VerifyFixes.h"
+#include "fixits/VerifyFixes.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/FrontendActions.h"

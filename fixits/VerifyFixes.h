@@ -2,7 +2,7 @@
 // translation unit a changed file belongs to, with that TU's own flags from the compilation
 // database, and put back the pre-fix content of its changed files if it no longer compiles.
 #pragma once
-#include "ApplyFixes.h"
+#include "fixits/ApplyFixes.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <string>
 #include <vector>

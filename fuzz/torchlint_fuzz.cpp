@@ -5,8 +5,8 @@
 // input parses in milliseconds instead of the ~10 s the real libtorch headers cost.
 //
 // Build and run: see docs/reliability.md ("Fuzzing").
-#include "ApplyFixes.h"
-#include "Findings.h"
+#include "fixits/ApplyFixes.h"
+#include "core/Findings.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"

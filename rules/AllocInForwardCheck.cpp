@@ -1,5 +1,6 @@
-#include "AllocInForwardCheck.h"
-#include "TUFacts.h"
+#include "rules/AllocInForwardCheck.h"
+#include "utils/SourceText.h"
+#include "analysis/TUFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -49,12 +50,6 @@ bool isConstantData(const Stmt *S, unsigned Depth = 0) {
 
 bool isOptionsArg(const Expr *A) {
   return isTensorOptionsType(A->getType()) || isa<CXXDefaultArgExpr>(A);
-}
-
-std::string text(const Expr *E, const ASTContext &Ctx) {
-  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(E->getSourceRange()),
-                                               Ctx.getSourceManager(), Ctx.getLangOpts());
-  return R.isValid() ? Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str() : "";
 }
 
 } // namespace
@@ -139,7 +134,7 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Report)
     return;
   report(Call->getExprLoc(),
-         "`" + text(U, Ctx) + "` allocates and fills a tensor on every call only to carry a constant; use " + Use +
+         "`" + sourceText(U, Ctx) + "` allocates and fills a tensor on every call only to carry a constant; use " + Use +
              ", or hoist the tensor out of the per-step path",
          Hot);
 }

@@ -1,5 +1,5 @@
-#include "AllreducePerParameterCheck.h"
-#include "Collectives.h"
+#include "rules/AllreducePerParameterCheck.h"
+#include "analysis/Collectives.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -115,7 +115,7 @@ bool waitedImmediately(const CallExpr *Call, const Stmt *Loop, ASTContext &Ctx) 
       return waitsOn(Body, V);
     }
     const auto *E = dyn_cast<Expr>(P);
-    if (!E || isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E))
+    if (!E || (isa<CallExpr>(E) && !isa<CXXOperatorCallExpr>(E)))
       return false;
     Cur = P;
   }

@@ -1,5 +1,5 @@
 #pragma once
-#include "TorchCheck.h"
+#include "core/TorchCheck.h"
 
 namespace torchlint {
 

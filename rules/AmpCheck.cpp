@@ -1,5 +1,5 @@
-#include "AmpCheck.h"
-#include "TUFacts.h"
+#include "rules/AmpCheck.h"
+#include "analysis/TUFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

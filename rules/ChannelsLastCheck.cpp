@@ -1,5 +1,5 @@
-#include "ChannelsLastCheck.h"
-#include "TUFacts.h"
+#include "rules/ChannelsLastCheck.h"
+#include "analysis/TUFacts.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

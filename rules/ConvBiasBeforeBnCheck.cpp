@@ -1,8 +1,9 @@
-#include "ConvBiasBeforeBnCheck.h"
-#include "AstWalk.h"
-#include "NnModules.h"
-#include "OptionsFlow.h"
-#include "SetupFixes.h"
+#include "rules/ConvBiasBeforeBnCheck.h"
+#include "utils/ExprStrip.h"
+#include "core/AstWalk.h"
+#include "analysis/NnModules.h"
+#include "analysis/OptionsFlow.h"
+#include "fixits/SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -28,28 +29,10 @@ void ConvBiasBeforeBnCheck::registerMatchers(MatchFinder *Finder) {
 
 namespace {
 
-const Expr *strip(const Expr *E) {
-  while (true) {
-    const Expr *P = E;
-    E = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    if (const auto *W = dyn_cast<ExprWithCleanups>(E))
-      E = W->getSubExpr();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E))
-      if (C->getConstructor()->isCopyOrMoveConstructor() && C->getNumArgs() >= 1)
-        E = C->getArg(0);
-    if (E == P)
-      return E;
-  }
-}
-
 int bnDims(const Expr *E) { return batchNormDims(moduleImplOf(E->getType())); }
 
 const FieldDecl *thisField(const Expr *E) {
-  if (const auto *ME = dyn_cast<MemberExpr>(strip(E)))
+  if (const auto *ME = dyn_cast<MemberExpr>(stripCopies(E)))
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       return dyn_cast<FieldDecl>(ME->getMemberDecl());
   return nullptr;
@@ -86,7 +69,7 @@ const CallExpr *directBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
   if (Outer->getNumArgs() <= First)
     return nullptr;
   const Expr *In = Outer->getArg(First);
-  if (In->getSourceRange() == C->getSourceRange() || strip(In) == strip(C) ||
+  if (In->getSourceRange() == C->getSourceRange() || stripCopies(In) == stripCopies(C) ||
       In->getSourceRange().fullyContains(C->getSourceRange()))
     return Outer;
   return nullptr;
@@ -118,7 +101,7 @@ const CallExpr *batchNormOfVar(const Stmt *S, const VarDecl *V, int Dims) {
     unsigned First = isa<CXXOperatorCallExpr>(C) ? 1 : 0;
     if (C->getNumArgs() <= First)
       return;
-    if (const auto *R = dyn_cast<DeclRefExpr>(strip(C->getArg(First))))
+    if (const auto *R = dyn_cast<DeclRefExpr>(stripCopies(C->getArg(First))))
       if (R->getDecl() == V)
         Found = C;
   });
@@ -309,7 +292,7 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
 void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRef How, const Expr *BN,
                                       ASTContext &Ctx, const Expr *ReportAt) {
   // A local conv module used anywhere else keeps its bias.
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Conv)))
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCopies(Conv)))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if (const auto *Fn = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()))
         if (countRefs(VD, Fn->getBody()) != 1)
@@ -342,7 +325,7 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   std::vector<FixItHint> Fixes;
   const OptionValue &V = O.Option;
   if (O.HelperDepth == 0) {
-    const Expr *Opts = O.OptionsArg ? strip(O.OptionsArg) : nullptr;
+    const Expr *Opts = O.OptionsArg ? stripCopies(O.OptionsArg) : nullptr;
     if (O.OptionsArg) {
       if (isa<DeclRefExpr>(Opts))
         ; // an options variable may build other convs too: no fix

@@ -1,5 +1,5 @@
 #pragma once
-#include "TorchCheck.h"
+#include "core/TorchCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace torchlint {

@@ -1,5 +1,6 @@
-#include "CreateThenMoveCheck.h"
-#include "TensorOptionsFix.h"
+#include "rules/CreateThenMoveCheck.h"
+#include "utils/SourceText.h"
+#include "fixits/TensorOptionsFix.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -34,7 +35,6 @@ void CreateThenMoveCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Factory = Result.Nodes.getNodeAs<CallExpr>("factory");
   const auto *Move = Result.Nodes.getNodeAs<CXXMethodDecl>("move");
   const SourceManager &SM = *Result.SourceManager;
-  const LangOptions &LO = Result.Context->getLangOpts();
   if (!inUserCode(Call->getExprLoc(), SM) || Call->getExprLoc().isMacroID())
     return;
 
@@ -64,7 +64,7 @@ void CreateThenMoveCheck::check(const MatchFinder::MatchResult &Result) {
     const Expr *DevArg = deviceArgumentOfTo(Call);
     if (!DevArg)
       return;
-    Device = Lexer::getSourceText(CharSourceRange::getTokenRange(DevArg->getSourceRange()), SM, LO).str();
+    Device = writtenText(DevArg, *Result.Context);
     for (unsigned I = 1; I < Call->getNumArgs(); ++I)
       if (!isa<CXXDefaultArgExpr>(Call->getArg(I)))
         Device = ""; // .to(device, non_blocking, ...): report without a fix

@@ -1,7 +1,7 @@
-#include "CudnnBenchmarkCheck.h"
-#include "ProgramFacts.h"
-#include "SetupFixes.h"
-#include "TUFacts.h"
+#include "rules/CudnnBenchmarkCheck.h"
+#include "analysis/ProgramFacts.h"
+#include "fixits/SetupFixes.h"
+#include "analysis/TUFacts.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;

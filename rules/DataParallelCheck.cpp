@@ -1,4 +1,4 @@
-#include "DataParallelCheck.h"
+#include "rules/DataParallelCheck.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;

@@ -1,5 +1,6 @@
-#include "DdpNoSyncCheck.h"
-#include "Collectives.h"
+#include "rules/DdpNoSyncCheck.h"
+#include "utils/SourceText.h"
+#include "analysis/Collectives.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -133,15 +134,6 @@ const IfStmt *findAccumulationStep(const Stmt *S, ASTContext &Ctx, Reach &Steps,
   return nullptr;
 }
 
-std::string text(const Stmt *S, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
-  R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
-  if (R.isInvalid())
-    return {};
-  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-}
-
 } // namespace
 
 void DdpNoSyncCheck::registerMatchers(MatchFinder *Finder) {
@@ -178,9 +170,9 @@ void DdpNoSyncCheck::check(const MatchFinder::MatchResult &Result) {
     int64_t V = N.Val.getInt().getSExtValue();
     Wasted = std::to_string(V - 1) + " of every " + std::to_string(V) + " all-reduces are wasted";
   } else {
-    Wasted = "N-1 of every N all-reduces are wasted (N = " + text(Rem->getRHS()->IgnoreParenImpCasts(), Ctx) + ")";
+    Wasted = "N-1 of every N all-reduces are wasted (N = " + sourceText(Rem->getRHS()->IgnoreParenImpCasts(), Ctx) + ")";
   }
-  std::string Where = "the optimizer steps only when `" + text(StepIf->getCond(), Ctx) + "` (line " +
+  std::string Where = "the optimizer steps only when `" + sourceText(StepIf->getCond(), Ctx) + "` (line " +
                       std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(StepIf->getBeginLoc()))) + ")";
   std::string Fix = "move the all-reduce into that if, just before the optimizer step, and let gradients "
                     "accumulate locally in between (what DistributedDataParallel's no_sync() does)";

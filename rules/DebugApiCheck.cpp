@@ -1,5 +1,5 @@
-#include "DebugApiCheck.h"
-#include "Autograd.h"
+#include "rules/DebugApiCheck.h"
+#include "analysis/Autograd.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -1,5 +1,5 @@
-#include "EmptyCacheInLoopCheck.h"
-#include "RarePath.h"
+#include "rules/EmptyCacheInLoopCheck.h"
+#include "analysis/RarePath.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

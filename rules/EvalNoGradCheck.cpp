@@ -1,8 +1,8 @@
-#include "EvalNoGradCheck.h"
-#include "Autograd.h"
-#include "AstWalk.h"
-#include "NnModules.h"
-#include "SetupFixes.h"
+#include "rules/EvalNoGradCheck.h"
+#include "analysis/Autograd.h"
+#include "core/AstWalk.h"
+#include "analysis/NnModules.h"
+#include "fixits/SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -1,6 +1,7 @@
-#include "IndexInLoopCheck.h"
-#include "DeviceProvenance.h"
-#include "NnModules.h"
+#include "rules/IndexInLoopCheck.h"
+#include "utils/SourceText.h"
+#include "analysis/DeviceProvenance.h"
+#include "analysis/NnModules.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -14,13 +15,6 @@ namespace {
 /// Loops with fewer iterations than this are left alone: the PyTorch profiler's for-loop indexing
 /// pattern also needs 10 repetitions before it reports.
 constexpr int64_t SmallTripCount = 10;
-
-std::string textOf(const Expr *E, const ASTContext &Ctx) {
-  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-    return "";
-  return Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
-}
 
 /// True when E is the loop variable itself, written bare (through implicit conversions and the
 /// TensorIndex / initializer-list constructions of `index({i})`).
@@ -253,7 +247,7 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
   Finding F;
   F.Index = First;
   F.Tensor = FirstTensor;
-  F.Bound = textOf(Bound, Ctx);
+  F.Bound = writtenText(Bound, Ctx);
   F.TensorDim = isTensorDimension(Bound);
   Result = F;
   return Result;
@@ -279,9 +273,9 @@ void IndexInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   auto Hot = hotContext(Loop, Ctx);
   if (!Hot)
     return;
-  std::string Tensor = textOf(F->Tensor, Ctx);
+  std::string Tensor = writtenText(F->Tensor, Ctx);
   // `t[i]` as written; a method call as `t.index_put_(...)`.
-  std::string Access = textOf(F->Index, Ctx);
+  std::string Access = writtenText(F->Index, Ctx);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(F->Index))
     Access = Tensor + "." + MC->getMethodDecl()->getNameAsString() + "(...)";
   if (Tensor.empty() || Access.empty())

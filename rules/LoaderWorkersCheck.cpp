@@ -1,7 +1,8 @@
-#include "LoaderWorkersCheck.h"
-#include "OptionsFlow.h"
-#include "SetupFixes.h"
-#include "TensorOptionsFix.h"
+#include "rules/LoaderWorkersCheck.h"
+#include "utils/SourceText.h"
+#include "analysis/OptionsFlow.h"
+#include "fixits/SetupFixes.h"
+#include "fixits/TensorOptionsFix.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -58,7 +59,7 @@ void LoaderWorkersCheck::check(const MatchFinder::MatchResult &Result) {
     if (CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() &&
         CE->getNumArgs() == 1 && CE->getArg(0)->IgnoreImpCasts()->getType()->isIntegerType()) {
       // A bare batch size: DataLoaderOptions(batch_size) by implicit conversion.
-      std::string Text = sourceText(CE->getArg(0)->IgnoreImpCasts(), Ctx);
+      std::string Text = writtenText(CE->getArg(0)->IgnoreImpCasts(), Ctx);
       if (!Text.empty())
         replaceExpr(CE->getArg(0)->IgnoreImpCasts(),
                     "torch::data::DataLoaderOptions(" + Text + ").workers(" + N + ")", Ctx, Fixes);

@@ -1,8 +1,8 @@
-#include "NonBlockingCopyCheck.h"
-#include "NnModules.h"
-#include "ProgramFacts.h"
-#include "TUFacts.h"
-#include "TensorOptionsFix.h"
+#include "rules/NonBlockingCopyCheck.h"
+#include "analysis/NnModules.h"
+#include "analysis/ProgramFacts.h"
+#include "analysis/TUFacts.h"
+#include "fixits/TensorOptionsFix.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -1,5 +1,5 @@
-#include "PointwiseFusionCheck.h"
-#include "TUFacts.h"
+#include "rules/PointwiseFusionCheck.h"
+#include "analysis/TUFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -1,7 +1,8 @@
-#include "SyncBoolMaskCheck.h"
-#include "LocalDataflow.h"
-#include "TensorDtype.h"
-#include "TensorOptionsFix.h"
+#include "rules/SyncBoolMaskCheck.h"
+#include "utils/SourceText.h"
+#include "analysis/LocalDataflow.h"
+#include "analysis/TensorDtype.h"
+#include "fixits/TensorOptionsFix.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -192,7 +193,7 @@ void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
             if (const auto *L = dyn_cast<InitListExpr>(stripCopies(IL2->getSubExpr())))
               OneElementList = L->getNumInits() == 1;
     const VarValues *TV = Target ? &valuesOf(Target, Ctx) : nullptr;
-    std::string MaskText = sourceText(Mask, Ctx), ValueText = sourceText(Value, Ctx);
+    std::string MaskText = writtenText(Mask, Ctx), ValueText = writtenText(Value, Ctx);
     const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
     if (ScalarValue && Target && TV && !TV->Written && OneElementList && sameShapeMask(Mask, Target, Ctx) &&
         !MaskText.empty() && !ValueText.empty() && ME && !ME->getMemberLoc().isMacroID() &&

@@ -1,4 +1,4 @@
-#include "SyncExplicitCheck.h"
+#include "rules/SyncExplicitCheck.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

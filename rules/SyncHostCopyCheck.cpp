@@ -1,4 +1,4 @@
-#include "SyncHostCopyCheck.h"
+#include "rules/SyncHostCopyCheck.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -1,6 +1,6 @@
-#include "SyncItemCheck.h"
-#include "AstWalk.h"
-#include "TensorDtype.h"
+#include "rules/SyncItemCheck.h"
+#include "core/AstWalk.h"
+#include "analysis/TensorDtype.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "SyncCheck.h"
+#include "core/SyncCheck.h"
 
 namespace torchlint {
 

@@ -1,4 +1,4 @@
-#include "SyncNonzeroCheck.h"
+#include "rules/SyncNonzeroCheck.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

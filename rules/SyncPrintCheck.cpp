@@ -1,4 +1,4 @@
-#include "SyncPrintCheck.h"
+#include "rules/SyncPrintCheck.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

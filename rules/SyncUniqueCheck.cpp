@@ -1,4 +1,4 @@
-#include "SyncUniqueCheck.h"
+#include "rules/SyncUniqueCheck.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -1,5 +1,5 @@
-#include "SyncValueBranchCheck.h"
-#include "RarePath.h"
+#include "rules/SyncValueBranchCheck.h"
+#include "analysis/RarePath.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"

@@ -1,6 +1,6 @@
-#include "Tf32MatmulCheck.h"
-#include "NnModules.h"
-#include "TUFacts.h"
+#include "rules/Tf32MatmulCheck.h"
+#include "analysis/NnModules.h"
+#include "analysis/TUFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

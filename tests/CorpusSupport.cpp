@@ -1,5 +1,5 @@
 #include "CorpusSupport.h"
-#include "Catalog.h"
+#include "core/Catalog.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"

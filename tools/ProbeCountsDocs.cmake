@@ -8,7 +8,7 @@ cmake_policy(VERSION 3.20)
 #   the page has none);
 # - README.md: the check table's "what it finds" cell of that check ends with
 #   "<br>Counted: removes N host-device sync(s) per step in its probe case".
-# The HTML, Markdown and SARIF reports read the same JSON at run time (analyzer/ReportCommon.cpp).
+# The HTML, Markdown and SARIF reports read the same JSON at run time (report/ReportCommon.cpp).
 # MODE=check fails, naming the files, when a file differs from what MODE=write would write.
 # CHECKS (optional, ;-list) limits the checks handled (the negative test uses it).
 # A case with "counts_cited": false (the probe says why, runtime_probe/Report.cpp) is not cited:

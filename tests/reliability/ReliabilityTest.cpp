@@ -210,8 +210,9 @@ TEST_P(BadInputTest, OneLineNamingTheFile) {
     else
       EXPECT_NE(0u, R.linesWith(C.Line)) << C.Line;
   }
-  if (C.Absent)
+  if (C.Absent) {
     EXPECT_EQ(0u, R.linesWith(C.Absent)) << C.Absent;
+  }
   // Never a crash: no stack dump, no sanitizer report.
   EXPECT_EQ(0u, R.linesWith("Stack dump")) << "crashed";
   EXPECT_EQ(0u, R.linesWith("Sanitizer")) << "sanitizer report";
@@ -220,9 +221,11 @@ TEST_P(BadInputTest, OneLineNamingTheFile) {
     std::string All = R.all();
     llvm::SmallVector<llvm::StringRef> Lines;
     llvm::StringRef(All).split(Lines, '\n');
-    for (llvm::StringRef L : Lines)
-      if (L.contains("error:"))
+    for (llvm::StringRef L : Lines) {
+      if (L.contains("error:")) {
         EXPECT_TRUE(L.starts_with("torchlint: error: '") || L.contains(".cpp:")) << L.str();
+      }
+    }
   }
 }
 

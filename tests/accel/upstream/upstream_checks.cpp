@@ -1,4 +1,4 @@
-// The plugin's user-code walk (analyzer/TraversalScope.h) also applies to upstream clang-tidy
+// The plugin's user-code walk (core/TraversalScope.h) also applies to upstream clang-tidy
 // checks loaded in the same run: their findings in user code must be those of the whole walk.
 #include <torch/torch.h>
 #include <string>

@@ -1,0 +1,352 @@
+#include "analysis/DeviceProvenance.h"
+#include "analysis/HotCode.h"
+#include "analysis/LocalDataflow.h"
+#include "analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace torchlint {
+
+namespace {
+
+// Internal lattice: None (no value yet / no device given) is the identity of merge.
+enum class D { None, CPU, Acc, Unknown };
+
+D merge(D A, D B) {
+  if (A == D::None)
+    return B;
+  if (B == D::None)
+    return A;
+  return A == B ? A : D::Unknown;
+}
+
+DeviceKind publicKind(D K) {
+  switch (K) {
+  case D::CPU:
+    return DeviceKind::CPU;
+  case D::Acc:
+    return DeviceKind::Accelerator;
+  default:
+    return DeviceKind::Unknown;
+  }
+}
+
+bool isFactoryName(llvm::StringRef N) {
+  for (llvm::StringRef F : tensorFactoryNames())
+    if (F == N)
+      return true;
+  return N == "from_blob" || N == "zeros_like" || N == "ones_like" || N == "empty_like" ||
+         N == "full_like" || N == "rand_like" || N == "randn_like" || N == "randint_like";
+}
+
+/// Strips implicit converting constructors as well (TensorOptions(kCUDA), Device(kCPU) made
+/// implicitly): what the user wrote.
+const Expr *written(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = stripCopies(E);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      if (!isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() && CE->getNumArgs() >= 1)
+        E = CE->getArg(0);
+    if (const auto *CE = dyn_cast<CXXMemberCallExpr>(E))
+      if (isa_and_nonnull<CXXConversionDecl>(CE->getMethodDecl()))
+        if (CE->getBeginLoc() == CE->getImplicitObjectArgument()->getBeginLoc() &&
+            CE->getEndLoc() == CE->getImplicitObjectArgument()->getEndLoc())
+          E = CE->getImplicitObjectArgument();
+    if (E == Prev)
+      return E;
+  }
+  return E;
+}
+
+bool isOptionalOf(QualType T, llvm::StringRef Inner) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getName() != "optional" || Spec->getTemplateArgs().size() < 1)
+    return false;
+  QualType A = Spec->getTemplateArgs()[0].getAsType();
+  if (A.isNull())
+    return false;
+  if (const auto *IR = A->getAsCXXRecordDecl())
+    return IR->getQualifiedNameAsString() == Inner;
+  if (const auto *ET = A->getAs<EnumType>())
+    return ET->getDecl()->getQualifiedNameAsString() == Inner;
+  return false;
+}
+
+class Prover {
+public:
+  explicit Prover(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  D tensor(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 24)
+      return D::Unknown;
+    E = stripCopies(E);
+    if (const auto *C = dyn_cast<ConditionalOperator>(E))
+      return merge(tensor(C->getTrueExpr(), Depth + 1), tensor(C->getFalseExpr(), Depth + 1));
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return D::Unknown;
+      return variable(VD, Depth, /*Tensor=*/true);
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (!MD || !Obj || !isTensorType(Obj->getType()))
+        return D::Unknown;
+      llvm::StringRef N = MD->getDeclName().isIdentifier() ? MD->getName() : "";
+      if (N == "cpu" || N == "pin_memory")
+        return D::CPU;
+      if (N == "cuda" || N == "mps" || N == "xpu" || N == "hip")
+        return D::Acc;
+      if (N == "to") {
+        if (MC->getNumArgs() == 0)
+          return D::Unknown;
+        const Expr *A = written(MC->getArg(0));
+        if (isTensorType(A->getType()))
+          return tensor(A, Depth + 1); // t.to(other)
+        if (isDeviceLikeType(A->getType()) || isTensorOptionsType(A->getType())) {
+          bool NoDevice = false;
+          D K = denoted(A, Depth + 1, &NoDevice);
+          if (NoDevice)
+            return tensor(Obj, Depth + 1);
+          return K;
+        }
+        return tensor(Obj, Depth + 1); // t.to(kFloat)
+      }
+      // Every other tensor method returns a tensor on its object's device.
+      return tensor(Obj, Depth + 1);
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+      return operands(Op, Depth);
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!FD || !isTorchDecl(FD))
+        return D::Unknown; // user functions: unknown
+      llvm::StringRef N = FD->getDeclName().isIdentifier() ? FD->getName() : "";
+      if (isFactoryName(N))
+        return factory(C, N, Depth);
+      return operands(C, Depth);
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      if (CE->getNumArgs() == 0)
+        return D::None;
+    return D::Unknown;
+  }
+
+  D denoted(const Expr *E, unsigned Depth, bool *NoDevice) {
+    if (!E || Depth > 24)
+      return D::Unknown;
+    E = written(E);
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      bool N1 = false, N2 = false;
+      D K = merge(denoted(C->getTrueExpr(), Depth + 1, &N1), denoted(C->getFalseExpr(), Depth + 1, &N2));
+      if (N1 && N2 && NoDevice)
+        *NoDevice = true;
+      return N1 != N2 ? D::Unknown : K;
+    }
+    if (const auto *SL = dyn_cast<StringLiteral>(E)) {
+      llvm::StringRef S = SL->getString();
+      return S == "cpu" || S.starts_with("cpu:") ? D::CPU : D::Acc;
+    }
+    if (isTensorType(E->getType()))
+      return tensor(E, Depth + 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
+        const auto *ED = dyn_cast<EnumDecl>(EC->getDeclContext());
+        if (ED && ED->getQualifiedNameAsString() == "c10::DeviceType")
+          return EC->getName() == "CPU" ? D::CPU : D::Acc;
+        if (ED && ED->getQualifiedNameAsString() == "c10::ScalarType") {
+          if (NoDevice)
+            *NoDevice = true;
+          return D::None;
+        }
+        return D::Unknown;
+      }
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        // kCPU, kCUDA: constexpr constants in libtorch's headers.
+        if (isTorchDecl(VD) && VD->getInit() && VD->getType().isConstQualified())
+          return denoted(VD->getInit(), Depth + 1, NoDevice);
+        return variable(VD, Depth, /*Tensor=*/false, NoDevice);
+      }
+      return D::Unknown;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXRecordDecl *RD = CE->getConstructor() ? CE->getConstructor()->getParent() : nullptr;
+      std::string Name = RD ? RD->getQualifiedNameAsString() : "";
+      if (Name == "c10::TensorOptions") {
+        if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0))) {
+          if (NoDevice)
+            *NoDevice = true;
+          return D::None;
+        }
+        return denoted(CE->getArg(0), Depth + 1, NoDevice);
+      }
+      if (Name == "c10::Device" && CE->getNumArgs() >= 1)
+        return denoted(CE->getArg(0), Depth + 1, NoDevice);
+      if (Name == "std::basic_string" && CE->getNumArgs() >= 1)
+        return denoted(CE->getArg(0), Depth + 1, NoDevice);
+      return D::Unknown;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (!MD || !Obj || !MD->getDeclName().isIdentifier())
+        return D::Unknown;
+      llvm::StringRef N = MD->getName();
+      if (isTensorType(Obj->getType()) && (N == "device" || N == "options"))
+        return tensor(Obj, Depth + 1);
+      if (isTensorOptionsType(Obj->getType())) {
+        if (N == "device" && MC->getNumArgs() >= 1)
+          return denoted(MC->getArg(0), Depth + 1, NoDevice);
+        // .dtype(), .layout(), .requires_grad(), .pinned_memory(), .memory_format()
+        return denoted(Obj, Depth + 1, NoDevice);
+      }
+      return D::Unknown;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (FD && isTorchDecl(FD) && FD->getDeclName().isIdentifier()) {
+        llvm::StringRef N = FD->getName();
+        if (N == "device" && C->getNumArgs() >= 1)
+          return denoted(C->getArg(0), Depth + 1, NoDevice); // torch::device(kCUDA)
+        if (N == "dtype" || N == "layout" || N == "requires_grad" || N == "memory_format") {
+          if (NoDevice)
+            *NoDevice = true;
+          return D::None;
+        }
+      }
+      return D::Unknown;
+    }
+    return D::Unknown;
+  }
+
+private:
+  D variable(const VarDecl *VD, unsigned Depth, bool Tensor, bool *NoDevice = nullptr) {
+    if (!InProgress.insert(VD).second)
+      return D::None; // a cycle (t = t.add(1)): adds nothing
+    if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
+      // A parameter lives where every call in the TU puts it (`to_text(ids.to(torch::kCPU))`).
+      D K = D::Unknown;
+      if (auto Args = HotCodeAnalysis::get(Ctx).argumentsAtEveryCall(PV)) {
+        K = D::None;
+        for (const Expr *Arg : *Args)
+          K = merge(K, Tensor ? tensor(Arg, Depth + 1) : denoted(Arg, Depth + 1, nullptr));
+        if (K == D::None)
+          K = D::Unknown;
+      }
+      InProgress.erase(VD);
+      return K;
+    }
+    const VarValues &V = valuesOf(VD, Ctx);
+    D K = D::Unknown;
+    if (V.Known) {
+      K = D::None;
+      bool AllNoDevice = !V.Values.empty();
+      for (const Expr *Val : V.Values) {
+        bool ND = false;
+        K = merge(K, Tensor ? tensor(Val, Depth + 1) : denoted(Val, Depth + 1, &ND));
+        AllNoDevice &= ND;
+      }
+      if (!Tensor && AllNoDevice && NoDevice)
+        *NoDevice = true;
+      else if (!Tensor && V.DefaultInit)
+        K = merge(K, D::CPU); // a default-constructed Device/TensorOptions is the CPU
+    }
+    InProgress.erase(VD);
+    return K;
+  }
+
+  D factory(const CallExpr *C, llvm::StringRef Name, unsigned Depth) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    bool Like = Name.ends_with("_like");
+    D K = D::None;
+    bool SawDevice = false;
+    for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams(); ++I) {
+      const Expr *A = C->getArg(I);
+      if (isa<CXXDefaultArgExpr>(A))
+        continue;
+      QualType PT = FD->getParamDecl(I)->getType();
+      if (isTensorOptionsType(PT) || isDeviceLikeType(PT) || isOptionalOf(PT, "c10::Device")) {
+        bool ND = false;
+        D Dev = denoted(A, Depth + 1, &ND);
+        if (!ND) {
+          SawDevice = true;
+          K = merge(K, Dev);
+        }
+      }
+    }
+    if (SawDevice)
+      return K == D::None ? D::Unknown : K;
+    if (Like && C->getNumArgs() >= 1)
+      return tensor(C->getArg(0), Depth + 1);
+    return D::CPU;
+  }
+
+  /// An op's result lives where its tensor operands live.
+  D operands(const CallExpr *C, unsigned Depth) {
+    D K = D::None;
+    bool Any = false;
+    for (const Expr *A : C->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        continue;
+      collectTensors(A, [&](const Expr *T) {
+        Any = true;
+        K = merge(K, tensor(T, Depth + 1));
+      });
+    }
+    if (!Any || K == D::None)
+      return D::Unknown;
+    return K;
+  }
+
+  template <typename F> void collectTensors(const Expr *A, F &&Fn) {
+    A = stripCopies(A);
+    if (isTensorType(A->getType())) {
+      Fn(A);
+      return;
+    }
+    // TensorList / ArrayRef<Tensor> built from a braced list: {a, b}.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(A)) {
+      for (const Expr *Sub : CE->arguments())
+        collectTensors(Sub, Fn);
+      return;
+    }
+    if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(A)) {
+      collectTensors(IL->getSubExpr(), Fn);
+      return;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(A)) {
+      for (const Expr *Sub : IL->inits())
+        collectTensors(Sub, Fn);
+      return;
+    }
+  }
+
+  ASTContext &Ctx;
+  llvm::SmallPtrSet<const VarDecl *, 8> InProgress;
+};
+
+} // namespace
+
+DeviceKind deviceOf(const Expr *E, ASTContext &Ctx) {
+  Prover P(Ctx);
+  return publicKind(P.tensor(E));
+}
+
+DeviceKind deviceDenotedBy(const Expr *E, ASTContext &Ctx, bool *NoDevice) {
+  Prover P(Ctx);
+  bool ND = false;
+  D K = P.denoted(E, 0, &ND);
+  if (NoDevice)
+    *NoDevice = ND;
+  return publicKind(K);
+}
+
+} // namespace torchlint

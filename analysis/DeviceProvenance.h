@@ -1,0 +1,30 @@
+// Device provenance: where a tensor lives, as far as the TU proves it. Shared by every sync check
+// (a sync on a tensor that is provably on the CPU costs nothing and is not reported).
+//
+// Provably CPU: made by a factory without a device option (torch::zeros({n}), torch::tensor(...),
+// torch::from_blob), the result of .cpu() / .to(kCPU) / .to(Device("cpu")) / .to(dev) with a
+// device variable that is provably kCPU, an op whose tensor operands are all provably CPU, or a
+// local variable all of whose values (initializer and every assignment) are provably CPU and that
+// never escapes (passed by non-const reference, address taken). Parameters, fields, globals and
+// results of user functions are Unknown.
+#pragma once
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+namespace torchlint {
+
+enum class DeviceKind {
+  CPU,         ///< provably on the CPU
+  Accelerator, ///< provably on a device (CUDA, MPS, XPU, ...)
+  Unknown,     ///< cannot tell: treat as a device tensor
+};
+
+/// The device of tensor expression E.
+DeviceKind deviceOf(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The device a Device / DeviceType / device string / TensorOptions expression denotes.
+/// `NoDevice` is set (and Unknown returned) for TensorOptions that carry no device
+/// (torch::TensorOptions().dtype(torch::kFloat), a ScalarType converted to options).
+DeviceKind deviceDenotedBy(const clang::Expr *E, clang::ASTContext &Ctx, bool *NoDevice = nullptr);
+
+} // namespace torchlint

@@ -1,0 +1,627 @@
+#include "analysis/HotCode.h"
+#include "analysis/LocalDataflow.h"
+#include "core/Recovery.h"
+#include "core/PerTU.h"
+#include "analysis/TorchTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include <algorithm>
+#include <deque>
+#include <memory>
+
+using namespace clang;
+
+namespace torchlint {
+
+bool isLoopStatement(const Stmt *S) {
+  if (const auto *D = dyn_cast<DoStmt>(S)) {
+    // `do { ... } while (0)`, the statement wrapper of macros (AT_ASSERT, TORCH_CHECK, ...): once.
+    const Expr *C = D->getCond() ? D->getCond()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *I = dyn_cast_or_null<IntegerLiteral>(C))
+      return I->getValue() != 0;
+    if (const auto *B = dyn_cast_or_null<CXXBoolLiteralExpr>(C))
+      return B->getValue();
+    return true;
+  }
+  return isa<ForStmt, WhileStmt, CXXForRangeStmt>(S);
+}
+
+namespace {
+
+
+/// True when Child (a direct child of Loop) runs on every iteration.
+bool childRunsEachIteration(const Stmt *Loop, const Stmt *Child) {
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    return Child != F->getInit();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    return Child == R->getBody() || Child == R->getLoopVarStmt() || Child == R->getInc() ||
+           Child == R->getCond();
+  return true;
+}
+
+const FunctionDecl *canon(const FunctionDecl *FD) {
+  return FD ? FD->getCanonicalDecl() : nullptr;
+}
+
+bool derivesFromGtestTest(const CXXRecordDecl *RD, unsigned Depth = 0) {
+  if (!RD || Depth > 8)
+    return false;
+  if (RD->getQualifiedNameAsString() == "testing::Test")
+    return true;
+  if (!(RD = RD->getDefinition()))
+    return false;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (derivesFromGtestTest(B.getType()->getAsCXXRecordDecl(), Depth + 1))
+      return true;
+  return false;
+}
+
+/// A name that a test framework's macro generates for the test function or its class.
+bool isGeneratedTestName(llvm::StringRef N) {
+  return N.starts_with("____C_A_T_C_H____T_E_S_T____") || N.starts_with("CATCH2_INTERNAL_TEST_") ||
+         N.starts_with("DOCTEST_ANON_FUNC_") || N.starts_with("_DOCTEST_ANON_FUNC_");
+}
+
+/// FD's name comes from a test framework's macro (TEST(Suite, Name) { ... }).
+bool declaredByTestMacro(const FunctionDecl *FD) {
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  const LangOptions &LO = FD->getASTContext().getLangOpts();
+  SourceLocation L = FD->getLocation();
+  for (unsigned I = 0; I < 16 && L.isMacroID(); ++I, L = SM.getImmediateMacroCallerLoc(L))
+    if (llvm::is_contained({"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "GTEST_TEST", "TEST_CASE",
+                            "TEST_CASE_METHOD", "SCENARIO", "TEMPLATE_TEST_CASE", "BOOST_AUTO_TEST_CASE",
+                            "BOOST_FIXTURE_TEST_CASE", "BOOST_DATA_TEST_CASE"},
+                           Lexer::getImmediateMacroName(L, SM, LO)))
+      return true;
+  return false;
+}
+
+/// Collects call sites of user code (system headers are skipped) with their enclosing loop.
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  CallCollector(ASTContext &Ctx,
+                llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out,
+                std::vector<const FunctionDecl *> &Forwards,
+                llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
+                llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf,
+                llvm::DenseSet<const FunctionDecl *> &TestBodies, llvm::DenseSet<const FunctionDecl *> &Referenced)
+      : Ctx(Ctx), Out(Out), Forwards(Forwards), Parents(Parents), BodyOf(BodyOf), TestBodies(TestBodies),
+        Referenced(Referenced) {}
+
+  // Records each statement's parent (no data recursion, so every child comes through here).
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    if (!S)
+      return true;
+    if (!StmtStack.empty())
+      Parents.try_emplace(S, StmtStack.back());
+    StmtStack.push_back(S);
+    bool R = RecursiveASTVisitor::TraverseStmt(S, nullptr);
+    StmtStack.pop_back();
+    return R;
+  }
+
+  /// Calls of backward() / an optimizer's step(), with the loops around them.
+  std::vector<HotCodeAnalysis::CallSite> StepCalls;
+  /// Every loop with the loops around it (outermost first) and its function.
+  std::vector<std::pair<const Stmt *, HotCodeAnalysis::CallSite>> Loops;
+  /// Range-for loops over a torch::data data loader.
+  llvm::DenseSet<const Stmt *> LoaderLoops;
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && isLibraryLocation(Ctx.getSourceManager(), D->getLocation()))
+      return true;
+    if (auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (FD->doesThisDeclarationHaveABody()) {
+        if (isModuleForward(FD))
+          Forwards.push_back(canon(FD));
+        if (const Stmt *Body = FD->getBody())
+          BodyOf.try_emplace(Body, FD);
+        if (isTestBody(FD))
+          TestBodies.insert(canon(FD));
+        Frames.push_back({canon(FD), {}});
+        std::vector<const Stmt *> Saved;
+        Saved.swap(StmtStack); // a function body starts a new statement tree
+        bool R = RecursiveASTVisitor::TraverseDecl(D);
+        StmtStack.swap(Saved);
+        Frames.pop_back();
+        return R;
+      }
+    }
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *L, DataRecursionQueue * = nullptr) {
+    // The body belongs to operator(); it also inherits the loops it is written in (a lambda
+    // written in a loop body usually runs there).
+    const FunctionDecl *Op = canon(L->getCallOperator());
+    std::vector<const Stmt *> Loops = Frames.empty() ? std::vector<const Stmt *>{} : Frames.back().Loops;
+    Frames.push_back({Op, Loops});
+    bool R = TraverseStmt(L->getBody());
+    Frames.pop_back();
+    return R;
+  }
+
+  bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
+    if (!TraverseStmt(S->getInit()))
+      return false;
+    return withLoop(S, [&] {
+      return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody());
+    });
+  }
+  bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
+    return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getBody()); });
+  }
+  bool TraverseDoStmt(DoStmt *S, DataRecursionQueue * = nullptr) {
+    if (!isLoopStatement(S))
+      return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond());
+    return withLoop(S, [&] { return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond()); });
+  }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S, DataRecursionQueue * = nullptr) {
+    if (const Expr *R = S->getRangeInit())
+      if (const CXXRecordDecl *RD = R->getType().getNonReferenceType()->getAsCXXRecordDecl()) {
+        std::string N = RD->getQualifiedNameAsString();
+        if (llvm::StringRef(N).starts_with("torch::data::") && llvm::StringRef(N).contains("DataLoader"))
+          LoaderLoops.insert(S);
+      }
+    if (S->getInit() && !TraverseStmt(S->getInit()))
+      return false;
+    if (!TraverseStmt(S->getRangeInit()))
+      return false;
+    return withLoop(S, [&] {
+      return TraverseStmt(S->getLoopVarStmt()) && TraverseStmt(S->getBody());
+    });
+  }
+
+  // A function named other than as a callee (its address taken, a callback): HotCodeAnalysis::
+  // referencedOtherThanCalled.
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    const auto *F = dyn_cast<FunctionDecl>(R->getDecl());
+    if (!F)
+      return true;
+    const Stmt *P = Parents.lookup(R);
+    while (isa_and_nonnull<ImplicitCastExpr, ParenExpr>(P))
+      P = Parents.lookup(P);
+    if (const auto *C = dyn_cast_or_null<CallExpr>(P))
+      if (C->getCallee()->IgnoreParenImpCasts() == R)
+        return true;
+    Referenced.insert(canon(F));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (Frames.empty())
+      return true;
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee)
+      return true;
+    if (isTrainingStepCall(Callee))
+      StepCalls.push_back({Frames.back().FD, C, Frames.back().Loops});
+    record(Callee, C);
+    return true;
+  }
+
+  static bool isTrainingStepCall(const FunctionDecl *F) {
+    if (!F->getDeclName().isIdentifier() || !isTorchDecl(F))
+      return false;
+    llvm::StringRef N = F->getName();
+    if (N == "backward")
+      return true;
+    if (N == "step")
+      if (const auto *M = dyn_cast<CXXMethodDecl>(F))
+        return llvm::StringRef(M->getParent()->getQualifiedNameAsString()).starts_with("torch::optim::");
+    return false;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    if (!Frames.empty() && C->getConstructor())
+      record(C->getConstructor(), C);
+    return true;
+  }
+
+private:
+  struct Frame {
+    const FunctionDecl *FD;
+    std::vector<const Stmt *> Loops;
+  };
+
+  template <typename F> bool withLoop(const Stmt *Loop, F Body) {
+    if (Frames.empty())
+      return Body();
+    Loops.push_back({Loop, {Frames.back().FD, nullptr, Frames.back().Loops}});
+    Frames.back().Loops.push_back(Loop);
+    bool R = Body();
+    Frames.back().Loops.pop_back();
+    return R;
+  }
+
+  void record(const FunctionDecl *Callee, const Expr *Call) {
+    if (isLibraryLocation(Ctx.getSourceManager(), Callee->getLocation()))
+      return;
+    const Frame &F = Frames.back();
+    HotCodeAnalysis::CallSite Site{F.FD, Call, F.Loops};
+    Out[canon(Callee)].push_back(Site);
+    // Calls to a template specialization also make the template's pattern hot.
+    if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern())
+      Out[canon(Pattern)].push_back(Site);
+  }
+
+  ASTContext &Ctx;
+  llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out;
+  std::vector<const FunctionDecl *> &Forwards;
+  llvm::DenseMap<const Stmt *, const Stmt *> &Parents;
+  llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf;
+  llvm::DenseSet<const FunctionDecl *> &TestBodies;
+  llvm::DenseSet<const FunctionDecl *> &Referenced;
+  std::vector<Frame> Frames;
+  std::vector<const Stmt *> StmtStack;
+};
+
+} // namespace
+
+bool isTestBody(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return false;
+  if (isGeneratedTestName(FD->getName()) || declaredByTestMacro(FD))
+    return true;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD)
+    return false;
+  const CXXRecordDecl *RD = MD->getParent();
+  llvm::StringRef Class = RD->getDeclName().isIdentifier() ? RD->getName() : "";
+  if (MD->getName() == "TestBody")
+    return derivesFromGtestTest(RD) || Class.ends_with("_Test");
+  // Catch2's TEST_CASE_METHOD, Boost.Test's test_method() (its class is the test case).
+  return (MD->getName() == "test" && isGeneratedTestName(Class)) ||
+         (MD->getName() == "test_method" && declaredByTestMacro(MD));
+}
+
+const HotCodeAnalysis &HotCodeAnalysis::get(ASTContext &Ctx) { return perTU<HotCodeAnalysis>(Ctx); }
+
+HotCodeAnalysis::HotCodeAnalysis(ASTContext &Ctx) : Ctx(Ctx) { build(); }
+
+unsigned HotCodeAnalysis::line(SourceLocation Loc) const {
+  return Ctx.getSourceManager().getPresumedLineNumber(Ctx.getSourceManager().getExpansionLoc(Loc));
+}
+
+std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
+  if (!FD)
+    return "this function";
+  if (const auto *M = dyn_cast<CXXMethodDecl>(FD)) {
+    if (M->getParent()->isLambda())
+      return "the lambda at line " + std::to_string(line(M->getParent()->getLocation()));
+    return M->getParent()->getNameAsString() + "::" + M->getNameAsString() + "()";
+  }
+  return FD->getNameAsString() + "()";
+}
+
+void HotCodeAnalysis::build() {
+  std::vector<const FunctionDecl *> Forwards;
+  CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies, Referenced);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
+  for (const auto &Entry : Collector.Loops)
+    if (isBoundedLoop(Entry.first))
+      BoundedLoops.insert(Entry.first);
+
+  // Seeds: functions called inside a loop, and Module::forward(). Then callees of hot functions.
+  std::deque<const FunctionDecl *> Work;
+  for (const FunctionDecl *F : Forwards) {
+    if (HotFunctions.try_emplace(F, "in " + describe(F) + ", which runs on every forward pass").second)
+      Work.push_back(F);
+  }
+  // Deterministic order: iterate callers by source position of the call.
+  std::vector<std::pair<const FunctionDecl *, const CallSite *>> LoopCalls;
+  for (auto &Entry : Callers)
+    for (const CallSite &S : Entry.second)
+      if (hotLoop(S.Loops) && !inTestBody(S.Call))
+        LoopCalls.push_back({Entry.first, &S});
+  std::sort(LoopCalls.begin(), LoopCalls.end(), [&](const auto &A, const auto &B) {
+    return Ctx.getSourceManager().isBeforeInTranslationUnit(A.second->Call->getBeginLoc(),
+                                                           B.second->Call->getBeginLoc());
+  });
+  for (auto &[Callee, Site] : LoopCalls) {
+    std::string Why = "in " + describe(Callee) + ", called on every iteration of the loop in " +
+                      describe(Site->Caller) + " at line " + std::to_string(line(hotLoop(Site->Loops)->getBeginLoc()));
+    if (HotFunctions.try_emplace(Callee, Why).second)
+      Work.push_back(Callee);
+  }
+  // Propagate: a function called (anywhere) from a hot function is hot.
+  while (!Work.empty()) {
+    const FunctionDecl *Hot = Work.front();
+    Work.pop_front();
+    std::string HotWhy = HotFunctions.lookup(Hot);
+    // Find callees of Hot: scan all callee entries whose sites have Caller == Hot.
+    for (auto &Entry : Callers) {
+      if (HotFunctions.count(Entry.first))
+        continue;
+      for (const CallSite &S : Entry.second) {
+        if (S.Caller != Hot)
+          continue;
+        // "in helper(), called from train(), called on every iteration of ..."
+        llvm::StringRef Rest = HotWhy;
+        Rest.consume_front("in ");
+        std::string Why = "in " + describe(Entry.first) + ", called from " + Rest.str();
+        HotFunctions.try_emplace(Entry.first, Why);
+        Work.push_back(Entry.first);
+        break;
+      }
+    }
+  }
+}
+
+const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) const {
+  for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+    if (!isEpochLoop(*It) && !BoundedLoops.count(*It))
+      return *It;
+  return nullptr;
+}
+
+bool isBoundedLoop(const Stmt *S) {
+  const auto *R = dyn_cast<CXXForRangeStmt>(S);
+  if (!R || !R->getRangeInit())
+    return false;
+  const Expr *Init = R->getRangeInit()->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(Init))
+    Init = IL->getSubExpr()->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<InitListExpr>(Init))
+    return IL->getNumInits() <= 16;
+  // The model's parameters, buffers or submodules, an optimizer's parameter groups.
+  Init = stripCopies(Init);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Init);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getDeclName().isIdentifier() || !isTorchDecl(MD))
+    return false;
+  llvm::StringRef N = MD->getName();
+  std::string Cls = MD->getParent()->getQualifiedNameAsString();
+  if (Cls == "torch::nn::Module")
+    return N == "parameters" || N == "named_parameters" || N == "buffers" || N == "named_buffers" ||
+           N == "children" || N == "named_children" || N == "modules" || N == "named_modules";
+  if (Cls == "torch::optim::Optimizer")
+    return N == "param_groups";
+  return false;
+}
+
+void HotCodeAnalysis::classifyLoops(const std::vector<CallSite> &StepCalls,
+                                    const std::vector<std::pair<const Stmt *, CallSite>> &Loops,
+                                    const llvm::DenseSet<const Stmt *> &LoaderLoops) {
+  auto Innermost = [](const CallSite &S) { return S.Loops.empty() ? nullptr : S.Loops.back(); };
+  // Functions that run a training step on every call: backward()/step() outside any loop of
+  // theirs, or a call (outside loops) to such a function.
+  llvm::DenseSet<const FunctionDecl *> DoesStep;
+  std::deque<const FunctionDecl *> Work;
+  for (const CallSite &S : StepCalls)
+    if (S.Loops.empty() && DoesStep.insert(S.Caller).second)
+      Work.push_back(S.Caller);
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.front();
+    Work.pop_front();
+    auto It = Callers.find(F);
+    if (It == Callers.end())
+      continue;
+    for (const CallSite &S : It->second)
+      if (S.Loops.empty() && DoesStep.insert(S.Caller).second)
+        Work.push_back(S.Caller);
+  }
+  // Loops that run a training step per iteration.
+  llvm::DenseSet<const Stmt *> StepLoops(LoaderLoops.begin(), LoaderLoops.end());
+  for (const CallSite &S : StepCalls)
+    if (const Stmt *L = Innermost(S))
+      StepLoops.insert(L);
+  for (auto &Entry : Callers)
+    if (DoesStep.count(Entry.first))
+      for (const CallSite &S : Entry.second)
+        if (const Stmt *L = Innermost(S))
+          StepLoops.insert(L);
+  // Functions that contain a step loop, directly or through calls.
+  llvm::DenseSet<const FunctionDecl *> HasStepLoop;
+  for (auto &[Loop, Info] : Loops)
+    if (StepLoops.count(Loop) && HasStepLoop.insert(Info.Caller).second)
+      Work.push_back(Info.Caller);
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.front();
+    Work.pop_front();
+    auto It = Callers.find(F);
+    if (It == Callers.end())
+      continue;
+    for (const CallSite &S : It->second)
+      if (HasStepLoop.insert(S.Caller).second)
+        Work.push_back(S.Caller);
+  }
+  // Epoch loops: not step loops themselves, but containing one (nested, or through a call).
+  llvm::DenseSet<const Stmt *> Contains;
+  for (auto &[Loop, Info] : Loops)
+    if (StepLoops.count(Loop))
+      Contains.insert(Info.Loops.begin(), Info.Loops.end());
+  for (auto &Entry : Callers)
+    if (HasStepLoop.count(Entry.first))
+      for (const CallSite &S : Entry.second)
+        Contains.insert(S.Loops.begin(), S.Loops.end());
+  for (const Stmt *L : Contains)
+    if (!StepLoops.count(L))
+      EpochLoops.insert(L);
+}
+
+std::optional<HotContext> HotCodeAnalysis::whyHot(const FunctionDecl *FD) const {
+  if (!FD)
+    return std::nullopt;
+  const FunctionDecl *C = canon(FD);
+  auto It = HotFunctions.find(C);
+  if (It == HotFunctions.end()) {
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      It = HotFunctions.find(canon(Pattern));
+    if (It == HotFunctions.end())
+      return std::nullopt;
+  }
+  HotContext H;
+  H.Why = It->second;
+  H.Function = FD;
+  return H;
+}
+
+const Expr *HotCodeAnalysis::userOf(const Expr *E, bool SkipTemporaryObjects) const {
+  const Stmt *Cur = E;
+  for (unsigned I = 0; I < 8; ++I) {
+    const auto *P = dyn_cast_or_null<Expr>(parentOf(Cur));
+    if (!P)
+      return nullptr;
+    Cur = P;
+    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, ExprWithCleanups>(P))
+      continue;
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P))
+      if (C->getNumArgs() == 1 && (SkipTemporaryObjects || !isa<CXXTemporaryObjectExpr>(C)))
+        continue;
+    return P;
+  }
+  return nullptr;
+}
+
+const FunctionDecl *HotCodeAnalysis::enclosingFunction(const Stmt *S) const {
+  for (const Stmt *Cur = S; Cur; Cur = parentOf(Cur)) {
+    if (const auto *L = dyn_cast<LambdaExpr>(Cur); L && Cur != S)
+      return L->getCallOperator();
+    if (const FunctionDecl *F = BodyOf.lookup(Cur))
+      return F;
+  }
+  return nullptr;
+}
+
+std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loop,
+                                                 const FunctionDecl *&FD) const {
+  Loop = nullptr;
+  FD = nullptr;
+  const Stmt *Prev = S;
+  for (const Stmt *Cur = S;;) {
+    if (const FunctionDecl *F = BodyOf.lookup(Cur)) {
+      // Reached the body of F.
+      if (!FD)
+        FD = F;
+      if (Loop) {
+        HotContext H;
+        H.Why = "in the loop at line " + std::to_string(line(Loop->getBeginLoc())) + " of " + describe(F);
+        H.LoopLoc = Loop->getBeginLoc();
+        H.Function = F;
+        return H;
+      }
+      return whyHot(F);
+    }
+    const Stmt *P = parentOf(Cur);
+    if (!P)
+      return std::nullopt; // not in user code we analysed
+    if (!Loop && isLoopStatement(P) && childRunsEachIteration(P, Cur) && !isEpochLoop(P) && !BoundedLoops.count(P))
+      Loop = P;
+    if (const auto *L = dyn_cast<LambdaExpr>(P)) {
+      // A lambda's body: hot when the lambda is called from hot code, or when it is written in
+      // hot code (a lambda written in a loop body usually runs there).
+      const FunctionDecl *Op = L->getCallOperator();
+      if (!FD)
+        FD = Op;
+      if (Loop) {
+        HotContext H;
+        H.Why = "in the loop at line " + std::to_string(line(Loop->getBeginLoc())) + " of " + describe(Op);
+        H.LoopLoc = Loop->getBeginLoc();
+        H.Function = Op;
+        return H;
+      }
+      if (auto H = whyHot(Op))
+        return H;
+    }
+    (void)Prev;
+    Prev = Cur;
+    Cur = P;
+  }
+}
+
+std::optional<HotContext> HotCodeAnalysis::whyHot(const Stmt *S) const {
+  const Stmt *Loop;
+  const FunctionDecl *FD;
+  if (inTestBody(S))
+    return std::nullopt;
+  return hotAt(S, Loop, FD);
+}
+
+bool HotCodeAnalysis::inTestBody(const Stmt *S) const {
+  if (TestBodies.empty())
+    return false;
+  const FunctionDecl *Outer = nullptr;
+  for (const Stmt *Cur = S; Cur; Cur = parentOf(Cur))
+    if (const FunctionDecl *F = BodyOf.lookup(Cur))
+      Outer = F;
+  return Outer && TestBodies.count(canon(Outer));
+}
+
+std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(const ParmVarDecl *PV) const {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
+  if (!FD || (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
+    return std::nullopt;
+  QualType T = PV->getType();
+  if (T->isReferenceType() ? !T->getPointeeType().isConstQualified() : valuesOf(PV, Ctx).Written)
+    return std::nullopt; // a non-const reference or a reassigned copy may hold anything
+  if (referencedOtherThanCalled(FD))
+    return std::nullopt;
+  std::vector<const Expr *> Calls = callsOf(FD), Args;
+  if (Calls.empty())
+    return std::nullopt;
+  unsigned Index = PV->getFunctionScopeIndex();
+  for (const Expr *Call : Calls) {
+    const Expr *Arg = nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      unsigned Shift = isa<CXXMethodDecl>(FD) ? 1 : 0;
+      Arg = Index + Shift < Op->getNumArgs() ? Op->getArg(Index + Shift) : nullptr;
+    } else if (const auto *C = dyn_cast<CallExpr>(Call)) {
+      Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
+    } else if (const auto *C = dyn_cast<CXXConstructExpr>(Call)) {
+      Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
+    }
+    if (!Arg || isa<CXXDefaultArgExpr>(Arg))
+      return std::nullopt;
+    Args.push_back(Arg);
+  }
+  return Args;
+}
+
+std::vector<const Expr *> HotCodeAnalysis::callsOf(const FunctionDecl *FD) const {
+  std::vector<const Expr *> Out;
+  auto It = Callers.find(canon(FD));
+  if (It != Callers.end())
+    for (const CallSite &S : It->second)
+      Out.push_back(S.Call);
+  return Out;
+}
+
+std::vector<const FunctionDecl *> HotCodeAnalysis::callees(const FunctionDecl *FD) const {
+  std::vector<const FunctionDecl *> Out;
+  const FunctionDecl *C = canon(FD);
+  for (auto &Entry : Callers)
+    for (const CallSite &S : Entry.second)
+      if (S.Caller == C) {
+        Out.push_back(Entry.first);
+        break;
+      }
+  // Deterministic order (DenseMap iterates by pointer): by source position.
+  std::sort(Out.begin(), Out.end(), [&](const FunctionDecl *A, const FunctionDecl *B) {
+    return Ctx.getSourceManager().isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
+  });
+  return Out;
+}
+
+const Stmt *HotCodeAnalysis::enclosingLoop(const Stmt *S) const {
+  // Any loop, bounded ones included (a loop over the parameters is a loop), up to the function.
+  for (const Stmt *Cur = S; Cur && !BodyOf.count(Cur);) {
+    const Stmt *P = parentOf(Cur);
+    if (!P || isa<LambdaExpr>(P))
+      return nullptr;
+    if (isLoopStatement(P) && childRunsEachIteration(P, Cur))
+      return P;
+    Cur = P;
+  }
+  return nullptr;
+}
+
+} // namespace torchlint

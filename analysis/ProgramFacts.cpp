@@ -1,0 +1,137 @@
+#include "analysis/ProgramFacts.h"
+#include "core/Recovery.h"
+#include "analysis/Autograd.h"
+#include "analysis/NnModules.h"
+#include "core/PerTU.h"
+#include "analysis/TorchTypes.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include <memory>
+
+using namespace clang;
+
+namespace torchlint {
+
+namespace {
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(ASTContext &Ctx, ProgramFacts &F) : Ctx(Ctx), SM(Ctx.getSourceManager()), F(F) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && isLibraryLocation(SM, D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->isMain() && FD->doesThisDeclarationHaveABody())
+      F.Main = FD;
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    const CXXRecordDecl *Impl = moduleImplOf(E->getType());
+    if (!Impl || E->getConstructor()->isCopyOrMoveConstructor())
+      return true;
+    if (E->getNumArgs() == 1 && E->getArg(0)->getType()->isNullPtrType())
+      return true; // torch::nn::Conv2d conv{nullptr}: an empty holder, no convolution yet
+    std::string N = Impl->getQualifiedNameAsString();
+    if (convDims(Impl) || llvm::StringRef(N).starts_with("torch::nn::ConvTranspose")) {
+      llvm::StringRef Name = Impl->getName();
+      Name.consume_back("Impl");
+      conv(E->getBeginLoc(), Name.str());
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD)
+      return true;
+    if (isTrainingCall(C) && earlier(C->getExprLoc(), F.FirstTraining)) {
+      F.Trains = true;
+      F.FirstTraining = C->getExprLoc();
+    }
+    std::string Q = FD->getQualifiedNameAsString();
+    if (Q == "at::Context::setBenchmarkCuDNN" || Q == "at::Context::setDeterministicCuDNN" ||
+        Q == "at::Context::setDeterministicAlgorithms")
+      F.ConfiguresCudnn = true;
+    if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !isa<CXXMethodDecl>(FD) &&
+        llvm::is_contained({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                            "conv_transpose3d", "convolution", "_convolution", "conv_tbc",
+                            "cudnn_convolution", "cudnn_convolution_transpose"},
+                           FD->getName()))
+      conv(C->getBeginLoc(), FD->getQualifiedNameAsString() + "()");
+    return true;
+  }
+  /// L comes before the location recorded so far (or none is).
+  bool earlier(SourceLocation L, SourceLocation Recorded) const {
+    return Recorded.isInvalid() || SM.isBeforeInTranslationUnit(SM.getExpansionLoc(L), SM.getExpansionLoc(Recorded));
+  }
+  void conv(SourceLocation L, std::string Name) {
+    if (!earlier(L, F.FirstConv))
+      return;
+    F.BuildsConv = true;
+    F.FirstConv = L;
+    F.ConvName = std::move(Name);
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  ProgramFacts &F;
+};
+
+/// The facts, collected when the TU's cache entry is built.
+struct CollectedFacts {
+  ProgramFacts Facts;
+  explicit CollectedFacts(ASTContext &Ctx) {
+    Collector V(Ctx, Facts);
+    V.TraverseAST(Ctx);
+  }
+};
+
+} // namespace
+
+const ProgramFacts &ProgramFacts::get(ASTContext &Ctx) { return perTU<CollectedFacts>(Ctx).Facts; }
+
+bool isConstantCpuDevice(const Expr *E) {
+  for (int I = 0; E && I < 6; ++I) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = FC->getSubExpr();
+      continue;
+    }
+    if (const auto *S = dyn_cast<StringLiteral>(E))
+      return S->getCharByteWidth() == 1 && S->getString() == "cpu";
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (CE->getNumArgs() == 0)
+        return false;
+      E = CE->getArg(0);
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      std::string Q = DRE->getDecl()->getQualifiedNameAsString();
+      if (Q == "c10::kCPU" || Q == "c10::DeviceType::CPU" || Q == "at::kCPU" || Q == "torch::kCPU")
+        return true;
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (VD && VD->getType().isConstQualified() && VD->getInit() && !isTorchDecl(VD)) {
+        E = VD->getInit();
+        continue;
+      }
+      return false;
+    }
+    return false;
+  }
+  return false;
+}
+
+} // namespace torchlint

@@ -1,0 +1,144 @@
+#include "cli/Accel.h"
+#include "cli/PchCache.h"
+#include "core/TraversalScope.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclGroup.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+using namespace clang::tooling;
+using namespace llvm;
+
+namespace torchlint {
+
+namespace {
+
+/// Runs first in the multiplexer: before clang-tidy's consumer walks the AST, limits the walk to the
+/// translation unit's own top-level declarations outside system headers, in order. These are
+/// exactly the declarations a whole-TU walk visits outside system headers (the shared analyses and
+/// every check skip the rest). noload_decls() lists what the TU parsed without deserializing the
+/// PCH's declarations (all of which are in system headers).
+class ScopeSetter : public ASTConsumer {
+public:
+  void HandleTranslationUnit(ASTContext &Ctx) override { limitTraversalToUserCode(Ctx); }
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(tidy::ClangTidyASTConsumerFactory *Factory, bool Scope, TUAnalysis &Out)
+      : Factory(Factory), Scope(Scope), Out(Out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
+    std::unique_ptr<ASTConsumer> Tidy = Factory->createASTConsumer(CI, File);
+    if (!Scope)
+      return Tidy;
+    std::vector<std::unique_ptr<ASTConsumer>> Cs;
+    Cs.push_back(std::make_unique<ScopeSetter>());
+    Cs.push_back(std::move(Tidy));
+    return std::make_unique<MultiplexConsumer>(std::move(Cs));
+  }
+  void EndSourceFileAction() override {
+    CompilerInstance &CI = getCompilerInstance();
+    SourceManager &SM = CI.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      SmallString<256> P(It->first.getName());
+      CI.getFileManager().makeAbsolutePath(P);
+      sys::path::remove_dots(P, true);
+      Out.Deps.push_back(std::string(P));
+    }
+  }
+
+private:
+  tidy::ClangTidyASTConsumerFactory *Factory;
+  bool Scope;
+  TUAnalysis &Out;
+};
+
+class Factory : public FrontendActionFactory {
+public:
+  Factory(tidy::ClangTidyContext &Context, IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS,
+          const AccelOptions &Opts, TUAnalysis &Out)
+      : ConsumerFactory(Context, std::move(BaseFS)), Opts(Opts), Out(Out) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(&ConsumerFactory, Opts.Scope, Out);
+  }
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy: define __clang_analyzer__.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    if (!Opts.PchCacheDir.empty()) {
+      PchUse P = preparePch(*Invocation, *Files, PCHContainerOps, Opts.PchCacheDir);
+      if (!P.Path.empty()) {
+        Invocation->getPreprocessorOpts().ImplicitPCHInclude = P.Path;
+        Out.UsedPch = true;
+        Out.BuiltPch |= P.Built;
+        Out.Deps.insert(Out.Deps.end(), P.Deps.begin(), P.Deps.end());
+      } else {
+        Out.NoPchWhy = P.Why;
+      }
+    }
+    return FrontendActionFactory::runInvocation(Invocation, Files, PCHContainerOps, DiagConsumer);
+  }
+
+private:
+  tidy::ClangTidyASTConsumerFactory ConsumerFactory;
+  const AccelOptions &Opts;
+  TUAnalysis &Out;
+};
+
+} // namespace
+
+TUAnalysis analyzeTU(tidy::ClangTidyContext &Context, const CompilationDatabase &DB,
+                     const std::string &File, IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS,
+                     bool ApplyAnyFix, const AccelOptions &Opts) {
+  // What clang::tidy::runClangTidy does, with our own action factory.
+  TUAnalysis Out;
+  ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), BaseFS);
+  Tool.appendArgumentsAdjuster([&Context](const CommandLineArguments &Args, StringRef Filename) {
+    tidy::ClangTidyOptions O = Context.getOptionsForFile(Filename);
+    CommandLineArguments A = Args;
+    if (O.ExtraArgsBefore) {
+      auto I = A.begin();
+      if (I != A.end() && !StringRef(*I).starts_with("-"))
+        ++I;
+      A.insert(I, O.ExtraArgsBefore->begin(), O.ExtraArgsBefore->end());
+    }
+    if (O.ExtraArgs)
+      A.insert(A.end(), O.ExtraArgs->begin(), O.ExtraArgs->end());
+    return A;
+  });
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  tidy::ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
+  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&DE);
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+  // No "Error while processing FILE." on stderr: the driver reports a TU's errors itself (one input
+  // problem per file, Recovery.h).
+  Tool.setPrintErrorMessage(false);
+  Factory F(Context, BaseFS, Opts, Out);
+  Tool.run(&F);
+  Out.Errors = DiagConsumer.take();
+  // Unique, existing deps.
+  StringSet<> Seen;
+  std::vector<std::string> Deps;
+  for (std::string &D : Out.Deps)
+    if (Seen.insert(D).second)
+      Deps.push_back(std::move(D));
+  Out.Deps = std::move(Deps);
+  return Out;
+}
+
+} // namespace torchlint

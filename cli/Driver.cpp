@@ -1,0 +1,757 @@
+// torchlint: the command-line front end. Runs the torchlint clang-tidy module through the
+// clang-tidy library (clang::tidy::runClangTidy) and writes clang-style text, JSON, SARIF or
+// clang-tidy's export-fixes YAML.
+#include "cli/Accel.h"
+#include "fixits/ApplyFixes.h"
+#include "core/Catalog.h"
+#include "cli/FileHashes.h"
+#include "core/Findings.h"
+#include "cli/InputCheck.h"
+#include "cli/ResultCache.h"
+#include "cli/Progress.h"
+#include "core/Recovery.h"
+#include "cli/TorchInstall.h"
+#include "core/TraversalScope.h"
+#include "fixits/VerifyFixes.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <optional>
+#include <thread>
+
+using namespace llvm;
+using namespace clang;
+
+extern volatile int TorchlintModuleAnchorSource;
+static int LLVM_ATTRIBUTE_UNUSED TorchlintModuleAnchorDestination = TorchlintModuleAnchorSource;
+
+namespace {
+
+cl::OptionCategory Category("torchlint options");
+
+cl::list<std::string> Files(cl::Positional, cl::desc("<source files>"), cl::cat(Category));
+cl::opt<std::string> BuildPath("p", cl::desc("Build directory containing compile_commands.json"),
+                               cl::value_desc("build-dir"), cl::cat(Category));
+cl::opt<std::string> Checks("checks",
+                            cl::desc("Comma-separated check globs, clang-tidy syntax (e.g. "
+                                     "'-*,torch-sync-*'). Default: every level 0 and 1 check"),
+                            cl::cat(Category));
+cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"),
+                   cl::init(1), cl::cat(Category));
+cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown"),
+                               cl::init("text"), cl::cat(Category));
+cl::opt<std::string> Output("output", cl::desc("Write the report to this file instead of stdout"),
+                            cl::value_desc("file"), cl::cat(Category));
+cl::alias OutputA("o", cl::aliasopt(Output), cl::desc("Alias for --output"));
+cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fix-its in place"), cl::cat(Category));
+cl::opt<bool> Verify("verify", cl::desc("With --fix: recompile each fixed file's translation unit and undo "
+                                        "the fixes of one that no longer compiles"),
+                     cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks", cl::desc("List the checks with their level and summary"),
+                         cl::cat(Category));
+cl::opt<std::string> Explain("explain", cl::desc("Print the documentation of a check"),
+                             cl::value_desc("check"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed in parallel (default: cores)"),
+                       cl::init(0), cl::Prefix, cl::cat(Category));
+cl::opt<std::string> HeaderFilter("header-filter",
+                                  cl::desc("Regex of headers whose findings are shown (as clang-tidy)"),
+                                  cl::init(""), cl::cat(Category));
+cl::opt<std::string> Config("config",
+                            cl::desc("Configuration in YAML/JSON, as clang-tidy's -config (then .clang-tidy "
+                                     "files are not read), e.g. \"{CheckOptions: {torch-x.Opt: 8}}\""),
+                            cl::init(""), cl::cat(Category));
+cl::opt<bool> StrictIncludes("strict-includes",
+                             cl::desc("A missing header ends the analysis of its file (an error, exit 2), as in "
+                                      "clang-tidy. Default: the include is skipped, the rest of the file is "
+                                      "analysed, and torchlint says which headers were missing"),
+                             cl::cat(Category));
+cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
+cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
+                              cl::init("auto"), cl::cat(Category));
+cl::opt<bool> Worker("internal-worker", cl::Hidden, cl::desc("Run as a -j worker"));
+// Speed (cli/Accel.h, PchCache.h, ResultCache.h).
+cl::opt<std::string> CacheDir("cache-dir", cl::desc("Cache of results and precompiled libtorch headers "
+                                                    "(default: $TORCHLINT_CACHE_DIR or ~/.cache/torchlint)"),
+                              cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write cached results (the PCH is still used)"),
+                      cl::cat(Category));
+cl::opt<bool> NoPch("no-pch", cl::desc("Do not precompile the leading #include <...> block"), cl::cat(Category));
+cl::opt<bool> NoAccel("no-accel", cl::desc("Run as plain clang-tidy does: whole-AST traversal, no PCH, no cache"),
+                      cl::cat(Category));
+cl::opt<bool> AccelLog("accel-log", cl::Hidden, cl::desc("Report cache hits and PCH use on stderr"));
+
+std::string cacheRoot() { return CacheDir.empty() ? torchlint::defaultCacheDir() : CacheDir.getValue(); }
+// Audit reports and integrations (docs/reports.md).
+cl::opt<std::string> SarifRoot("sarif-root",
+                               cl::desc("Directory that SARIF URIs and report paths are relative to "
+                                        "(default: the compile database's directory, else the current one)"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> Baseline("baseline",
+                              cl::desc("Report only findings absent from this earlier SARIF or JSON output "
+                                       "(matched by fingerprint, not by line)"),
+                              cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> Since("since", cl::desc("Report only findings on lines changed since this git revision"),
+                           cl::value_desc("git-ref"), cl::cat(Category));
+cl::opt<std::string> Shard("shard", cl::desc("Analyse only slice K of N (1-based) of the files; see `torchlint merge`"),
+                           cl::value_desc("K/N"), cl::cat(Category));
+cl::opt<std::string> ProgressFile("internal-progress", cl::Hidden, cl::desc("Worker progress file"));
+
+struct Options {
+  std::vector<std::string> ExtraArgs; // after --
+  bool HaveFixedArgs = false;
+};
+
+std::string checksGlob() { return Checks.empty() ? torchlint::defaultChecksGlob(Level) : Checks.getValue(); }
+
+/// Warns about names in --checks that match no check.
+void warnUnknownChecks(const std::string &Glob) {
+  SmallVector<StringRef> Parts;
+  StringRef(Glob).split(Parts, ',', -1, false);
+  for (StringRef P : Parts) {
+    P = P.trim();
+    P.consume_front("-");
+    if (P.empty() || P.contains('*') || !P.starts_with("torch-"))
+      continue;
+    if (!torchlint::findCheck(P))
+      errs() << "torchlint: warning: unknown check '" << P << "' in --checks; see --list-checks\n";
+  }
+}
+
+std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
+  tidy::ClangTidyGlobalOptions Global;
+  tidy::ClangTidyOptions Defaults = tidy::ClangTidyOptions::getDefaults();
+  Defaults.Checks = torchlint::defaultChecksGlob(Level);
+  Defaults.HeaderFilterRegex = HeaderFilter.getValue();
+  Defaults.SystemHeaders = false;
+  tidy::ClangTidyOptions Overrides;
+  if (!Checks.empty())
+    Overrides.Checks = Checks.getValue();
+  if (HeaderFilter.getNumOccurrences())
+    Overrides.HeaderFilterRegex = HeaderFilter.getValue();
+  if (StrictIncludes) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
+    Overrides.CheckOptions["StrictIncludes"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
+  if (!Config.empty()) {
+    auto Parsed = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config"));
+    if (!Parsed) {
+      errs() << "torchlint: error: invalid --config: " << Parsed.getError().message() << "\n";
+      return nullptr;
+    }
+    return std::make_unique<tidy::ConfigOptionsProvider>(std::move(Global), std::move(Defaults),
+                                                         std::move(*Parsed), std::move(Overrides));
+  }
+  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults),
+                                                      std::move(Overrides),
+                                                      vfs::getRealFileSystem());
+}
+
+/// Converts clang-tidy's errors into findings.
+void collect(const std::vector<tidy::ClangTidyError> &Errors, torchlint::RunResult &R) {
+  for (const tidy::ClangTidyError &E : Errors) {
+    torchlint::Finding F;
+    F.Check = E.DiagnosticName;
+    switch (E.DiagLevel) {
+    case tooling::Diagnostic::Error:
+      F.Level = "error";
+      break;
+    case tooling::Diagnostic::Remark:
+      F.Level = "remark";
+      break;
+    default:
+      F.Level = "warning";
+    }
+    F.Message = E.Message.Message;
+    F.File = E.Message.FilePath;
+    F.Offset = E.Message.FileOffset;
+    if (!F.File.empty()) {
+      SmallString<256> Abs(F.File);
+      sys::fs::make_absolute(E.BuildDirectory, Abs);
+      sys::path::remove_dots(Abs, true);
+      F.File = std::string(Abs);
+      torchlint::offsetToLineColumn(F.File, F.Offset, F.Line, F.Column);
+    }
+    for (const tooling::DiagnosticMessage &N : E.Notes) {
+      torchlint::Note Nt;
+      Nt.Message = N.Message;
+      Nt.File = N.FilePath;
+      Nt.Offset = N.FileOffset;
+      if (!Nt.File.empty())
+        torchlint::offsetToLineColumn(Nt.File, Nt.Offset, Nt.Line, Nt.Column);
+      F.Notes.push_back(std::move(Nt));
+    }
+    for (const auto &FileReps : E.Message.Fix)
+      for (const tooling::Replacement &Rp : FileReps.second)
+        F.Fixes.push_back({Rp.getFilePath().str(), Rp.getOffset(), Rp.getLength(), Rp.getReplacementText().str()});
+    R.Findings.push_back(std::move(F));
+  }
+}
+
+/// The compilation database: `-- flags`, -p, one found next to the sources, or torchlint's
+/// defaults (the libtorch it finds, -std=c++17 or c++20 as its headers need).
+std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooling::CompilationDatabase> Fixed,
+                                                           torchlint::RunResult &R) {
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  std::string Err;
+  if (Fixed) {
+    DB = std::move(Fixed);
+  } else if (!BuildPath.empty()) {
+    if (!sys::fs::is_directory(BuildPath) && sys::path::filename(BuildPath) == "compile_commands.json")
+      DB = tooling::JSONCompilationDatabase::loadFromFile(BuildPath, Err, tooling::JSONCommandLineSyntax::AutoDetect);
+    else
+      DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Err);
+    if (!DB) {
+      R.Errors.push_back("cannot read the compilation database in '" + BuildPath.getValue() + "': " + Err);
+      return nullptr;
+    }
+  } else if (!Files.empty()) {
+    DB = tooling::CompilationDatabase::autoDetectFromSource(Files.front(), Err);
+  }
+  if (!DB) {
+    torchlint::TorchInstall T = torchlint::findTorchInstall();
+    std::vector<std::string> Args = torchlint::defaultCompileFlags(T);
+    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
+  }
+  auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
+  // No "N warnings generated." on stderr (findings are reported by torchlint, not by clang).
+  Adjusted->appendArgumentsAdjuster(
+      tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  // Our binary does not live next to clang's builtin headers: point at them.
+  Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef) {
+    for (const std::string &A : Args)
+      if (StringRef(A).starts_with("-resource-dir"))
+        return Args;
+    tooling::CommandLineArguments Out = Args;
+    Out.insert(Out.begin() + (Out.empty() ? 0 : 1), "-resource-dir=" TORCHLINT_CLANG_RESOURCE_DIR);
+    return Out;
+  });
+  return Adjusted;
+}
+
+int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::vector<std::string> &Extra,
+               torchlint::RunResult &R, torchlint::Progress &Prog) {
+  std::string Self = sys::fs::getMainExecutable("torchlint", (void *)&runWorkers);
+  std::vector<std::vector<std::string>> Groups(N);
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    Groups[I % N].push_back(Inputs[I]);
+  struct Child {
+    sys::ProcessInfo PI;
+    std::string Out;
+    std::vector<std::string> Files;
+  };
+  std::vector<Child> Children;
+  for (auto &G : Groups) {
+    if (G.empty())
+      continue;
+    SmallString<128> Tmp;
+    sys::fs::createTemporaryFile("torchlint-worker", "json", Tmp);
+    // What the user said, and only that: a --checks here would override every .clang-tidy file.
+    std::vector<std::string> Args = {Self, "--internal-worker", "--format=json", "--output=" + std::string(Tmp)};
+    if (!Checks.empty())
+      Args.push_back("--checks=" + Checks.getValue());
+    if (Level.getNumOccurrences())
+      Args.push_back("--level=" + std::to_string(Level.getValue()));
+    if (Prog.enabled())
+      Args.push_back("--internal-progress=" + std::string(Tmp) + ".progress");
+    if (!BuildPath.empty())
+      Args.push_back("-p=" + BuildPath.getValue());
+    if (HeaderFilter.getNumOccurrences())
+      Args.push_back("--header-filter=" + HeaderFilter.getValue());
+    if (!Config.empty())
+      Args.push_back("--config=" + Config.getValue());
+    for (auto [On, Flag] : {std::pair<bool, const char *>{NoCache, "--no-cache"}, {NoPch, "--no-pch"},
+                            {NoAccel, "--no-accel"}, {AccelLog, "--accel-log"},
+                            {StrictIncludes, "--strict-includes"}})
+      if (On)
+        Args.push_back(Flag);
+    Args.push_back("--cache-dir=" + cacheRoot());
+    for (auto &F : G)
+      Args.push_back(F);
+    if (!Extra.empty()) {
+      Args.push_back("--");
+      Args.insert(Args.end(), Extra.begin(), Extra.end());
+    }
+    std::vector<StringRef> Refs(Args.begin(), Args.end());
+    std::string Err;
+    Child C;
+    C.PI = sys::ExecuteNoWait(Self, Refs, std::nullopt, {}, 0, &Err);
+    C.Out = std::string(Tmp);
+    C.Files = G;
+    if (!C.PI.Pid) {
+      R.Errors.push_back("cannot start a worker: " + Err);
+      continue;
+    }
+    Children.push_back(std::move(C));
+  }
+  std::vector<std::optional<sys::ProcessInfo>> Finished(Children.size());
+  for (bool Running = Prog.enabled(); Running;) { // poll, showing the workers' progress
+    Running = false;
+    unsigned FilesDone = 0, Found = 0;
+    for (size_t I = 0; I < Children.size(); ++I) {
+      if (!Finished[I]) {
+        sys::ProcessInfo W = sys::Wait(Children[I].PI, 0);
+        if (W.Pid == Children[I].PI.Pid)
+          Finished[I] = W;
+        else
+          Running = true;
+      }
+      torchlint::readProgress(Children[I].Out + ".progress", FilesDone, Found);
+    }
+    Prog.update(std::min<unsigned>(FilesDone, Inputs.size() - 1), Found, /*FindingsKnown=*/false);
+    if (Running)
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  for (size_t I = 0; I < Children.size(); ++I) {
+    Child &C = Children[I];
+    std::string Err;
+    std::optional<sys::ProcessStatistics> Stat;
+    sys::ProcessInfo Done = Finished[I] ? *Finished[I] : sys::Wait(C.PI, std::nullopt, &Err, &Stat);
+    if (AccelLog && Stat) // tools/bench reads this
+      errs() << formatv("torchlint: worker {0} ({1} files): peak RSS {2} MB, {3:f1} s CPU\n", C.PI.Pid, C.Files.size(),
+                        Stat->PeakMemory / 1024, Stat->TotalTime.count() / 1e6);
+    sys::fs::remove(C.Out + ".progress");
+    auto Buf = MemoryBuffer::getFile(C.Out);
+    std::string JErr;
+    if (Done.ReturnCode < 0 || Done.ReturnCode > 3 || !Buf ||
+        !torchlint::readJson((*Buf)->getBuffer(), R, JErr)) {
+      std::string Names;
+      for (auto &F : C.Files)
+        Names += (Names.empty() ? "" : ", ") + F;
+      R.Errors.push_back("the analysis of " + Names + " crashed or failed (exit " +
+                         std::to_string(Done.ReturnCode) + (Err.empty() ? "" : ", " + Err) + ")");
+    }
+    sys::fs::remove(C.Out);
+  }
+  Prog.update(Inputs.size(), R.findingCount());
+  return 0;
+}
+
+/// Report paths are relative to --sarif-root, else the compile database's directory, else cwd.
+torchlint::ReportOptions reportOptions() {
+  torchlint::ReportOptions O;
+  SmallString<256> Root(SarifRoot.empty() ? BuildPath.getValue() : SarifRoot.getValue());
+  if (!Root.empty() && !sys::fs::is_directory(Root))
+    sys::path::remove_filename(Root); // -p build/compile_commands.json
+  if (Root.empty())
+    sys::fs::current_path(Root);
+  sys::fs::make_absolute(Root);
+  sys::path::remove_dots(Root, true);
+  O.Root = std::string(Root);
+  O.ProbeDir = torchlint::torchlintHome() + "/docs/probe";
+  return O;
+}
+
+} // namespace
+
+/// `torchlint trace [options] -- PROGRAM [ARGS...]`: runs tools/torchlint_trace.py (issue 15), with
+/// the preload library built next to this binary (../lib/libtorchlint-trace.so) when there is one.
+static int traceMain(int argc, const char **argv) {
+  std::string Script = torchlint::torchlintHome() + "/tools/torchlint_trace.py";
+  auto Python = sys::findProgramByName("python3");
+  if (!Python || !sys::fs::exists(Script)) {
+    errs() << "torchlint trace: error: needs python3 and " << Script << "\n";
+    return 2;
+  }
+  SmallString<256> Lib(sys::path::parent_path(sys::path::parent_path(
+      sys::fs::getMainExecutable("torchlint", (void *)&traceMain))));
+  sys::path::append(Lib, "lib", "libtorchlint-trace.so");
+  if (sys::fs::exists(Lib) && !getenv("TORCHLINT_TRACE_LIB"))
+    setenv("TORCHLINT_TRACE_LIB", Lib.c_str(), 1);
+  std::vector<StringRef> Args{*Python, Script};
+  for (int I = 1; I < argc; ++I)
+    Args.push_back(argv[I]);
+  return sys::ExecuteAndWait(*Python, Args);
+}
+
+namespace {
+
+// The steps of main(), in order.
+
+/// --list-checks and --explain: answered from the catalog, no analysis. nullopt when neither.
+std::optional<int> answerInfoCommand() {
+  if (ListChecks) {
+    for (const torchlint::CheckInfo &C : torchlint::catalog())
+      outs() << formatv("{0,-32} level {1,-7} {2,-20} {3}{4}\n", C.Name, C.Level, C.Category,
+                        C.Fixable ? "[fix] " : "", C.Summary);
+    return 0;
+  }
+  if (Explain.empty())
+    return std::nullopt;
+  const torchlint::CheckInfo *C = torchlint::findCheck(Explain);
+  if (!C) {
+    errs() << "torchlint: error: unknown check '" << Explain << "'; see --list-checks\n";
+    return 2;
+  }
+  std::string Path = torchlint::torchlintHome() + "/" + C->docPath();
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    outs() << C->Name << " (level " << C->Level << ", " << C->Category << ")\n\n"
+           << C->Summary << "\n\n" << C->Description << "\n\nSource: " << C->Seed << "\n";
+    return 0;
+  }
+  outs() << (*Buf)->getBuffer();
+  return 0;
+}
+
+/// --format; nullopt (after saying why) when unknown.
+std::optional<torchlint::Format> parseFormat() {
+  if (FormatOpt == "text")
+    return torchlint::Format::Text;
+  if (FormatOpt == "json")
+    return torchlint::Format::Json;
+  if (FormatOpt == "sarif")
+    return torchlint::Format::Sarif;
+  if (FormatOpt == "yaml")
+    return torchlint::Format::Yaml;
+  if (FormatOpt == "html")
+    return torchlint::Format::Html;
+  if (FormatOpt == "markdown" || FormatOpt == "md")
+    return torchlint::Format::Markdown;
+  errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml, html, markdown)\n";
+  return std::nullopt;
+}
+
+/// Warnings about the options themselves: unknown checks (in --checks, --config or a
+/// .clang-tidy file), --verify without --fix.
+void warnAboutOptions(const std::vector<std::string> &Inputs) {
+  if (Verify && !Fix)
+    errs() << "torchlint: warning: --verify does nothing without --fix\n";
+  if (Worker)
+    return;
+  if (Config.empty())
+    for (const std::string &W : torchlint::unknownChecksInConfigFiles(Inputs))
+      errs() << "torchlint: warning: " << W << "\n";
+  else if (auto P = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config")); P && P->Checks)
+    for (const std::string &N : torchlint::unknownCheckNames(*P->Checks))
+      errs() << "torchlint: warning: unknown check '" << N << "' in --config; see --list-checks\n";
+}
+
+/// One run of the CLI: what the steps share.
+struct Run {
+  std::unique_ptr<tooling::CompilationDatabase> Fixed; // the flags after "--", if any
+  std::vector<std::string> ExtraArgs;
+  std::vector<std::string> Inputs;
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  torchlint::RunResult R;
+  torchlint::FileHashes Seen; // what the analysis read, for --fix to refuse files changed since
+  bool AnalysisCrashed = false;
+};
+
+/// The results of Run.Inputs: from the result cache where the inputs are unchanged, else by
+/// analysing them (in -j worker processes, or here one TU at a time). Returns false on a tool
+/// error that ends the run.
+bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
+  torchlint::RunResult &R = Run.R;
+  // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
+  if (!Run.Inputs.empty())
+    Run.DB = makeDatabase(std::move(Run.Fixed), R);
+  std::optional<torchlint::ResultCache> Cache;
+  if (!NoCache && !NoAccel)
+    Cache.emplace(cacheRoot());
+  std::vector<std::string> Todo;
+  std::map<std::string, std::string> Keys;
+  auto KeyProvider = makeOptionsProvider();
+  if (!KeyProvider)
+    return false;
+  for (const std::string &F : Run.DB ? Run.Inputs : std::vector<std::string>()) {
+    if (Cache) {
+      std::string K = Cache->key(*Run.DB, F, KeyProvider->getOptions(F));
+      if (Cache->lookup(K, R)) {
+        if (AccelLog)
+          errs() << "torchlint: " << F << ": cached result\n";
+        continue;
+      }
+      Keys[F] = K;
+    }
+    Todo.push_back(F);
+  }
+  if (Todo.empty())
+    return true;
+
+  unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  N = std::min<unsigned>(N, Todo.size());
+  if (N > 1 && !Worker) {
+    runWorkers(Todo, N, Run.ExtraArgs, R, Prog);
+    // The workers' headers were read in other processes: hash them now (weaker; see
+    // docs/reliability.md).
+    if (Fix)
+      for (const torchlint::Finding &F : R.Findings)
+        for (const torchlint::Replacement &Rp : F.Fixes)
+          if (!Run.Seen.lookup(Rp.File))
+            Run.Seen.recordFromDisk(Rp.File);
+    return true;
+  }
+  IntrusiveRefCntPtr<vfs::FileSystem> Real = vfs::getRealFileSystem();
+  if (Fix && !Worker)
+    Real = makeIntrusiveRefCnt<torchlint::HashingFileSystem>(Real, Run.Seen);
+  auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
+  // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
+  // files, not a stack dump: see docs/reliability.md.
+  CrashRecoveryContext::Enable();
+  auto Crashed = [&](const std::vector<std::string> &Files) {
+    std::string Names;
+    for (const std::string &F : Files)
+      Names += (Names.empty() ? "'" : ", '") + F + "'";
+    R.Errors.push_back(Names + ": the analysis crashed (a bug in torchlint or clang; please report it "
+                               "with the file); no findings from " + (Files.size() == 1 ? "it" : "them"));
+    Run.AnalysisCrashed = true;
+  };
+  // One TU's results into R (after foldPartialAnalysis: a TU with missing headers was analysed
+  // partially, core/Recovery.h).
+  auto Merge = [&](torchlint::RunResult &One) {
+    R.FilesAnalyzed += One.FilesAnalyzed;
+    for (torchlint::Finding &Fd : One.Findings)
+      R.Findings.push_back(std::move(Fd));
+    for (std::string &E : One.Errors)
+      R.Errors.push_back(std::move(E));
+  };
+  if (NoAccel) {
+    // As clang-tidy, one TU at a time (each with its own context, so that its results are its own).
+    for (const std::string &F : Todo) {
+      tidy::ClangTidyContext Context(makeOptionsProvider());
+      std::vector<tidy::ClangTidyError> Errors;
+      CrashRecoveryContext CRC;
+      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *Run.DB, {F}, BaseFS, /*ApplyAnyFix=*/true); })) {
+        Crashed({F});
+        continue;
+      }
+      torchlint::RunResult One;
+      collect(Errors, One);
+      One.FilesAnalyzed = 1;
+      if (!ProgressFile.empty())
+        torchlint::appendProgress(ProgressFile, One.findingCount());
+      torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+      Merge(One);
+    }
+    return true;
+  }
+  torchlint::AccelOptions AO;
+  if (!NoPch)
+    AO.PchCacheDir = cacheRoot();
+  for (const std::string &F : Todo) {
+    // A context per TU: analyzeTU gives each TU its own DiagnosticIDs, and a context maps
+    // diagnostic IDs to check names for its whole life.
+    tidy::ClangTidyContext TUContext(makeOptionsProvider());
+    torchlint::TUAnalysis A;
+    CrashRecoveryContext CRC;
+    if (!CRC.RunSafely([&] { A = torchlint::analyzeTU(TUContext, *Run.DB, F, BaseFS, /*ApplyAnyFix=*/true, AO); })) {
+      Crashed({F});
+      continue;
+    }
+    torchlint::RunResult One;
+    collect(A.Errors, One);
+    One.FilesAnalyzed = 1;
+    if (AccelLog)
+      errs() << "torchlint: " << F << ": analysed, pch "
+             << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", "
+             << A.Deps.size() << " files read\n";
+    torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+    // Not a partial analysis: once the header is installed, the file must be analysed again
+    // (a missing file is not among the dependencies the cache checks).
+    if (Cache && One.Errors.empty())
+      Cache->store(Keys[F], One, A.Deps);
+    if (!ProgressFile.empty())
+      torchlint::appendProgress(ProgressFile, One.findingCount());
+    Merge(One);
+    Prog.update(R.FilesAnalyzed, R.findingCount());
+  }
+  return true;
+}
+
+/// --baseline and --since: drop the findings the user already knows of.
+void filterKnownFindings(torchlint::RunResult &R) {
+  if (Worker)
+    return;
+  if (!Baseline.empty()) {
+    torchlint::RunResult Base;
+    std::string Err;
+    if (!torchlint::readResultsFile(Baseline, Base, Err))
+      R.Errors.push_back("--baseline: " + Err);
+    else if (unsigned Known = torchlint::applyBaseline(R, Base); Known && !Quiet)
+      errs() << "torchlint: " << Known << (Known == 1 ? " finding" : " findings") << " already in the baseline\n";
+  }
+  if (!Since.empty()) {
+    std::string Err;
+    if (!torchlint::filterSinceGitRef(R, Since, Err))
+      R.Errors.push_back(Err);
+  }
+}
+
+/// --fix (and --verify): applies the fix-its atomically, file by file, refusing files changed
+/// since they were read; --verify recompiles and undoes the fixes of a file that no longer compiles.
+void applyFixIts(Run &Run) {
+  if (!Fix || Worker)
+    return;
+  torchlint::RunResult &R = Run.R;
+  torchlint::FixReport FR = torchlint::applyFixes(R, &Run.Seen);
+  for (const std::string &C : FR.Conflicts)
+    errs() << "torchlint: warning: " << C << "\n";
+  for (const std::string &E : FR.Errors)
+    R.Errors.push_back("--fix: " + E);
+  if (Verify && !FR.FilesChanged.empty()) {
+    if (!Run.DB)
+      Run.DB = makeDatabase(std::move(Run.Fixed), R);
+    if (Run.DB) {
+      torchlint::VerifyReport VR = torchlint::verifyFixes(FR, Run.Inputs, *Run.DB);
+      for (const std::string &W : VR.Restored)
+        errs() << "torchlint: warning: --verify: " << W << "\n";
+      for (const std::string &E : VR.Errors)
+        R.Errors.push_back("--verify: " + E);
+      if (!Quiet)
+        errs() << "torchlint: --verify recompiled " << VR.Compiled << " translation unit"
+               << (VR.Compiled == 1 ? "" : "s") << ", undid the fixes in " << VR.Restored.size() << "\n";
+    }
+  }
+  if (!Quiet)
+    errs() << "torchlint: applied " << FR.Applied << (FR.Applied == 1 ? " fix" : " fixes") << " in "
+           << FR.FilesChanged.size() << (FR.FilesChanged.size() == 1 ? " file" : " files") << "\n";
+}
+
+/// Writes the report in Fmt to --output or stdout (errors to stderr when stdout is not the text
+/// report). Returns false when --output cannot be written.
+bool writeReport(const Run &Run, torchlint::Format Fmt) {
+  const torchlint::RunResult &R = Run.R;
+  std::error_code EC;
+  std::unique_ptr<raw_fd_ostream> File;
+  if (!Output.empty()) {
+    File = std::make_unique<raw_fd_ostream>(Output, EC);
+    if (EC) {
+      errs() << "torchlint: error: cannot write '" << Output << "': " << EC.message() << "\n";
+      return false;
+    }
+  }
+  raw_ostream &OS = File ? static_cast<raw_ostream &>(*File) : outs();
+  switch (Fmt) {
+  case torchlint::Format::Text: {
+    bool Color = ColorOpt == "always" || (ColorOpt == "auto" && !File && sys::Process::StandardOutIsDisplayed());
+    if (File)
+      Color = ColorOpt == "always";
+    torchlint::writeText(OS, R, Color);
+    break;
+  }
+  case torchlint::Format::Json:
+    torchlint::writeJson(OS, R);
+    break;
+  case torchlint::Format::Sarif:
+    torchlint::writeSarif(OS, R, reportOptions());
+    break;
+  case torchlint::Format::Html:
+    torchlint::writeHtml(OS, R, reportOptions());
+    break;
+  case torchlint::Format::Markdown:
+    torchlint::writeMarkdown(OS, R, reportOptions());
+    break;
+  case torchlint::Format::Yaml:
+    torchlint::writeYaml(OS, R, Run.Inputs.empty() ? "" : Run.Inputs.front());
+    break;
+  }
+  // (A -j worker's errors are printed once, by the parent that merges its results.)
+  if ((Fmt != torchlint::Format::Text || File) && !Worker) {
+    for (const std::string &E : R.Errors)
+      errs() << "torchlint: error: " << E << "\n";
+    for (const torchlint::Finding &F : R.Findings)
+      if (F.isCompilerError())
+        errs() << F.File << ":" << F.Line << ":" << F.Column << ": error: " << F.Message << "\n";
+  }
+  OS.flush();
+  return true;
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  // The CLI decides the traversal scope itself (Accel.cpp; none with --no-accel).
+  torchlint::setModuleLimitsTraversal(false);
+  InitLLVM X(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "merge")
+    return torchlint::mergeMain(argc - 1, argv + 1);
+  if (argc > 1 && StringRef(argv[1]) == "trace")
+    return traceMain(argc - 1, argv + 1);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
+  });
+
+  // 1. Options. Split off "-- compiler flags" first, as clang-tidy does.
+  Run Run;
+  std::string FixedErr;
+  int Argc = argc;
+  Run.Fixed = tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, argv, FixedErr);
+  for (int I = Argc; I < argc; ++I)
+    if (StringRef(argv[I]) != "--")
+      Run.ExtraArgs.push_back(argv[I]);
+  if (!cl::ParseCommandLineOptions(Argc, argv,
+                                   "torchlint: finds performance anti-patterns in libtorch training code\n\n"
+                                   "  torchlint [options] FILE... [-- COMPILER FLAGS]\n"
+                                   "  torchlint merge OUT IN...   (merge --shard results; see merge --help)\n"
+                                   "  torchlint trace [opts] -- PROGRAM [ARGS]  (count would-be syncs per line)\n"
+                                   "  exit codes: 0 clean, 1 findings, 2 tool or input error, 3 both\n",
+                                   &errs()))
+    return 2;
+  if (std::optional<int> RC = answerInfoCommand())
+    return *RC;
+  std::optional<torchlint::Format> Fmt = parseFormat();
+  if (!Fmt)
+    return 2;
+  if (Files.empty()) {
+    errs() << "torchlint: error: no input files; usage: torchlint [options] FILE... [-- FLAGS]\n";
+    return 2;
+  }
+  if (!Worker)
+    warnUnknownChecks(checksGlob());
+
+  // 2. Inputs: the files that exist and are source files, this shard of them.
+  Run.Inputs = torchlint::checkInputs(Files, {BuildPath.getValue(), Run.Fixed != nullptr}, Run.R);
+  warnAboutOptions(Run.Inputs);
+  if (Fix && !Worker)
+    for (const std::string &F : Run.Inputs)
+      Run.Seen.recordFromDisk(F);
+  if (!Shard.empty()) {
+    unsigned K, Of;
+    if (!torchlint::parseShard(Shard, K, Of)) {
+      errs() << "torchlint: error: --shard wants K/N with 1 <= K <= N, not '" << Shard << "'\n";
+      return 2;
+    }
+    Run.Inputs = torchlint::selectShard(Run.Inputs, K, Of);
+  }
+
+  // 3. Analysis (or cached results).
+  torchlint::Progress Prog(Run.Inputs.size(), /*Allowed=*/!Worker);
+  if (!analyzeInputs(Run, Prog))
+    return 2;
+  torchlint::collapseCompilerErrors(Run.R);
+  Run.R.sort();
+  if (!Run.Inputs.empty()) // also when every result came from the cache and no worker ran
+    Prog.update(static_cast<unsigned>(Run.Inputs.size()), Run.R.findingCount());
+  Prog.finish();
+
+  // 4. Results: fingerprints, known findings out, fixes applied, the report written.
+  torchlint::computeFingerprints(Run.R);
+  filterKnownFindings(Run.R);
+  applyFixIts(Run);
+  if (!writeReport(Run, *Fmt))
+    return 2;
+  // After a recovered crash, objects the crashed analysis left behind (timers registered from its
+  // stack frames, for one) must not be touched by static destructors: leave without them.
+  if (Run.AnalysisCrashed) {
+    errs().flush();
+    sys::Process::Exit(Run.R.exitCode(), /*NoCleanup=*/true);
+  }
+  return Run.R.exitCode();
+}

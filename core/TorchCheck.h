@@ -1,0 +1,60 @@
+// The base class of every torchlint check: a clang-tidy check with access to the shared analyses
+// (hot code, libtorch version) and the catalog entry of the check.
+#pragma once
+#include "core/Catalog.h"
+#include "analysis/HotCode.h"
+#include "analysis/TorchTypes.h"
+#include "analysis/TorchVersion.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace torchlint {
+
+class TorchCheck : public clang::tidy::ClangTidyCheck {
+public:
+  TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
+
+  /// What a finding of the check rests on, beyond the expression it is reported at (Recovery.h):
+  /// Expression (the default): the finding is dropped when that expression has errors (a type
+  /// unknown because a header is missing). Function / TranslationUnit: the finding says something
+  /// is absent (a guard, an option, a setting), which cannot be trusted when the enclosing
+  /// function / the TU's user code has code with errors; it is dropped then.
+  enum class Evidence { Expression, Function, TranslationUnit };
+  virtual Evidence evidence() const { return Evidence::Expression; }
+
+protected:
+  /// The libtorch version of the TU being analysed (from the headers it includes).
+  TorchVersion torchVersion() const;
+  /// Why S runs on every step, or nullopt for code that runs once.
+  std::optional<HotContext> hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const;
+  /// True for code in the user's files (not system headers, not libtorch's headers however they are
+  /// included, not macro bodies from them).
+  bool inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const;
+  /// Emits a finding. A hot-code reason, when given, is appended: "<message> (<why hot>)".
+  /// The one place findings are emitted: a finding in library code (a libtorch header, even one
+  /// included with -I) or resting on code with errors (see evidence()) is dropped here, with the
+  /// notes that follow it.
+  clang::DiagnosticBuilder report(clang::SourceLocation Loc, llvm::StringRef Message,
+                                  const std::optional<HotContext> &Hot = std::nullopt,
+                                  clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
+
+  /// True when check Name runs in this invocation too (to leave a finding to it).
+  bool isCheckEnabled(llvm::StringRef Name) const;
+
+  clang::Preprocessor *PP = nullptr;
+
+private:
+  /// Sets the TU's context for report() before the check sees a match.
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool dropped(clang::SourceLocation Loc) const;
+  clang::ASTContext *Ctx = nullptr;
+  const CheckInfo *Info;
+  clang::tidy::ClangTidyContext *TidyContext;
+};
+
+} // namespace torchlint

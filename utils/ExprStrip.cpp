@@ -1,0 +1,55 @@
+#include "utils/ExprStrip.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace torchlint {
+
+const Expr *stripTemporaries(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    // (IgnoreParenImpCasts also skips materialisation, cleanups and constant-expression wrappers.)
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EC = dyn_cast<ExprWithCleanups>(E))
+      E = EC->getSubExpr();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    if (E == Prev)
+      return E;
+  }
+  return E;
+}
+
+const Expr *stripCopies(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = stripTemporaries(E);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      if (CE->getConstructor() && CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
+        E = CE->getArg(0);
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+      if (FC->getCastKind() == CK_NoOp || FC->getCastKind() == CK_ConstructorConversion)
+        E = FC->getSubExpr();
+    if (E == Prev)
+      return E;
+  }
+  return E;
+}
+
+const Expr *stripToWritten(const Expr *E) {
+  while (E) {
+    const Expr *N = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(N))
+      if (C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
+        N = C->getArg(0);
+    if (N == E)
+      return E;
+    E = N;
+  }
+  return E;
+}
+
+} // namespace torchlint
