@@ -716,13 +716,22 @@ json::Value Server::codeActions(const json::Object &Params, std::string &Err) {
   if (Wanted("source.fixAll.torchlint")) {
     FixReport Rep;
     std::string Fixed = applyFixesToContent(Doc->second, Text, P.Findings, Rep);
-    if (Rep.Applied && Fixed != Text)
+    if (Rep.Applied && Fixed != Text) {
+      // One edit: the part between the common prefix and the common suffix.
+      StringRef A = Text, B = Fixed;
+      size_t Pre = 0;
+      while (Pre < A.size() && Pre < B.size() && A[Pre] == B[Pre])
+        ++Pre;
+      size_t Suf = 0;
+      while (Suf < A.size() - Pre && Suf < B.size() - Pre && A[A.size() - 1 - Suf] == B[B.size() - 1 - Suf])
+        ++Suf;
       Actions.push_back(json::Object{
           {"title", "torchlint: apply all " + std::to_string(Rep.Applied) + " fixes in this file"},
           {"kind", "source.fixAll.torchlint"},
           {"edit", json::Object{{"changes", json::Object{{Doc->first, json::Array{json::Object{
-                                                            {"range", lsp::rangeOf(Text, 0, Text.size(), Enc)},
-                                                            {"newText", Fixed}}}}}}}}});
+                                                            {"range", lsp::rangeOf(Text, Pre, A.size() - Suf, Enc)},
+                                                            {"newText", B.substr(Pre, B.size() - Pre - Suf).str()}}}}}}}}});
+    }
   }
   return Actions;
 }
