@@ -646,8 +646,16 @@ json::Value Server::codeActions(const json::Object &Params, std::string &Err) {
   auto R = Results.find(Doc->first);
   auto D = Docs.find(Doc->first);
   // Only from the analysis of the text the editor has now: older offsets would edit the wrong code.
-  if (R == Results.end() || D == Docs.end() || D->second.Version != R->second.Version)
+  if (R == Results.end() || D == Docs.end() || D->second.Version != R->second.Version) {
+    if (Opts.Verbose)
+      log("codeAction for " + Doc->first + ": " +
+          (D == Docs.end() ? "not open"
+           : R == Results.end()
+               ? "not analysed yet"
+               : "analysed version " + std::to_string(R->second.Version) + " is not the open version " +
+                     std::to_string(D->second.Version)));
     return Actions;
+  }
   const Published &P = R->second;
   StringRef Text = P.Text;
   size_t From = lsp::offsetAt(Text, *Start->getInteger("line"), Start->getInteger("character").value_or(0), Enc);
@@ -871,6 +879,13 @@ void Server::handle(const json::Value &Message) {
   if (P && !Params && P->kind() != json::Value::Null && Id) {
     Out.replyError(*Id, lsp::InvalidParams, Method->str() + ": params must be an object");
     return;
+  }
+  if (Opts.Verbose) {
+    std::string Version;
+    if (const json::Object *TD = Params ? Params->getObject("textDocument") : nullptr)
+      if (auto V = TD->getInteger("version"))
+        Version = " version " + std::to_string(*V);
+    log("<- " + Method->str() + Version);
   }
   if (Id)
     handleRequest(*Id, *Method, Params);

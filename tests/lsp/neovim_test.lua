@@ -82,11 +82,12 @@ local function main()
   end
 
   local first = wait_current("the opened file")
+  log("published version " .. tostring(first.version) .. ", buffer version " .. tostring(vim.lsp.util.buf_versions[bufnr]) .. ", changedtick " .. vim.api.nvim_buf_get_changedtick(bufnr))
   local got = {}
   for _, d in ipairs(first.diagnostics) do
     assert(d.source == "torchlint", "source " .. tostring(d.source))
-    assert(d.codeDescription and d.codeDescription.href:match("/docs/checks/" .. d.code .. "%.md$"),
-      "codeDescription of " .. d.code)
+    local page = "/docs/checks/" .. d.code .. ".md"
+    assert(d.codeDescription and d.codeDescription.href:sub(-#page) == page, "codeDescription of " .. d.code)
     table.insert(got, string.format("%d:%d %s %s", d.range.start.line + 1, d.range.start.character + 1, d.code, d.message))
   end
   table.sort(got)
@@ -107,20 +108,24 @@ local function main()
     assert(not res[client_id].err, vim.inspect(res[client_id].err))
     return res[client_id].result or {}
   end
-  local applied
+  -- Every diagnostic has a NOLINT action; those with a fix-it a quick fix. Asked for all of them
+  -- first (an applied edit makes the others stale), then the first fix-it is applied.
+  local quickfix
   for _, d in ipairs(first.diagnostics) do
     local actions = code_actions(d.range, { d })
     local nolint = false
     for _, a in ipairs(actions) do
       nolint = nolint or a.title == "torchlint: suppress with NOLINT(" .. d.code .. ")"
-    end
-    assert(nolint, "no NOLINT action for " .. d.code)
-    for _, a in ipairs(actions) do
-      if not applied and a.kind == "quickfix" and a.title:match("^torchlint: apply the fix") then
-        vim.lsp.util.apply_workspace_edit(a.edit, client.offset_encoding)
-        applied = d.code
+      if not quickfix and a.kind == "quickfix" and a.title:sub(1, 27) == "torchlint: apply the fix fo" then
+        quickfix = a
       end
     end
+    assert(nolint, "no NOLINT action for " .. d.code .. ": " .. vim.inspect(actions):sub(1, 2000))
+  end
+  local applied
+  if quickfix then
+    vim.lsp.util.apply_workspace_edit(quickfix.edit, client.offset_encoding)
+    applied = quickfix.diagnostics[1].code
   end
   assert(applied, "no fix-it quick fix among the code actions")
   log("applied the quick fix for " .. applied)
@@ -134,7 +139,7 @@ local function main()
     { "source.fixAll" })
   assert(#all == 1, "expected one fix-all action, got " .. #all)
   vim.lsp.util.apply_workspace_edit(all[1].edit, client.offset_encoding)
-  vim.cmd("write")
+  vim.cmd("silent write")
   local third = wait_current("the saved file")
   log(#third.diagnostics .. " diagnostics after the fixes (the CLI leaves those without a fix-it)")
 
