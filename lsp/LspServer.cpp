@@ -14,6 +14,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/xxhash.h"
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -134,7 +136,9 @@ private:
   // Analysis.
   void schedule(const std::string &Uri, int Delay, const std::string &Why);
   void worker();
-  RunResult analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem);
+  /// After: what is left to do once the result is published (filling the caches).
+  RunResult analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem,
+                    std::function<void()> &After);
   Flags flagsFor(const std::string &Path);
   std::unique_ptr<tidy::ClangTidyOptionsProvider> optionsProvider();
   json::Array diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsProblem,
@@ -325,7 +329,8 @@ void collectErrors(const std::vector<tidy::ClangTidyError> &Errors, const std::s
   }
 }
 
-RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem) {
+RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem,
+                          std::function<void()> &After) {
   Flags F = flagsFor(J.Path);
   FlagsSource = F.Source;
   FlagsProblem = F.Problem;
@@ -403,15 +408,19 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - Start).count()) +
       " ms, pch " + (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") + ", " +
       std::to_string(R.Findings.size()) + " findings");
-  MemoryEntry E;
-  E.TextHash = TextHash;
-  E.CommandKey = CommandKey;
-  E.R = R;
-  for (const std::string &D : A.Deps)
-    E.Deps.push_back({D, stamp(D)});
-  if (!DiskKey.empty() && R.Errors.empty())
-    Cache->store(DiskKey, R, A.Deps);
-  Memory[J.Path] = std::move(E);
+  // The caches are filled after the publication (hashing the include closure takes a while).
+  After = [this, Path = J.Path, TextHash, CommandKey, R, Deps = std::move(A.Deps), DiskKey,
+           Cache = std::move(Cache)]() {
+    MemoryEntry E;
+    E.TextHash = TextHash;
+    E.CommandKey = CommandKey;
+    E.R = R;
+    for (const std::string &D : Deps)
+      E.Deps.push_back({D, stamp(D)});
+    if (!DiskKey.empty() && R.Errors.empty())
+      Cache->store(DiskKey, R, Deps);
+    Memory[Path] = std::move(E);
+  };
   return R;
 }
 
@@ -541,7 +550,16 @@ void Server::worker() {
     Pending.erase(Next);
     L.unlock();
     std::string Source, Problem;
-    RunResult R = analyze(J, Source, Problem);
+    std::function<void()> After;
+    RunResult R = analyze(J, Source, Problem, After);
+    // Fills the caches once the result is out (or discarded), without the lock.
+    auto Finish = llvm::make_scope_exit([&] {
+      if (After) {
+        L.unlock();
+        After();
+        L.lock();
+      }
+    });
     L.lock();
     auto D = Docs.find(J.Uri);
     // Superseded while it ran (a newer version is queued or the document was closed): discard.
