@@ -81,7 +81,8 @@ class Client:
         self.next_id = 1
         self.backlog = []
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+        self.stderr_reader = threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True)
+        self.stderr_reader.start()
 
     def _read(self):
         out = self.proc.stdout
@@ -177,7 +178,9 @@ class Client:
             assert r.get("result", "missing") is None, r
             self.notify("exit")
         try:
-            return self.proc.wait(timeout=30)
+            rc = self.proc.wait(timeout=30)
+            self.stderr_reader.join(timeout=10)
+            return rc
         finally:
             for s in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                 try:
@@ -488,6 +491,36 @@ class Diagnostics(Base):
         # Closed: diagnostics cleared.
         c.notify("textDocument/didClose", {"textDocument": {"uri": uri(self.file)}})
         self.assertEqual([], c.diagnostics(self.file)["diagnostics"])
+        self.assertEqual(0, c.stop())
+
+    def test_work_in_flight_for_an_old_version_is_not_published(self):
+        c = self.client("--debounce-ms=0", "--verbose")
+        c.initialize()
+        c.open(self.file, CLEAN)
+        self.assertEqual([], c.diagnostics(self.file, 1)["diagnostics"])
+        # Version 2 starts at once (no debounce) and takes most of a second (constant evaluation);
+        # version 3 arrives while it runs.
+        slow = "\n".join("constexpr long slow%d = [] { long s = 0; for (long j = 0; j < 200000; ++j) s += j ^ %d; "
+                         "return s; }();" % (i, i) for i in range(6))
+        c.change(self.file, TRAIN + slow + "\n", 2)
+        time.sleep(0.3)
+        c.change(self.file, CLEAN, 3)
+        self.assertEqual([], c.diagnostics(self.file, 3)["diagnostics"])
+        self.assertEqual(0, c.stop())
+        for m in c.backlog:
+            if m.get("method") == "textDocument/publishDiagnostics":
+                self.assertNotEqual(2, m["params"].get("version"), m)
+        self.assertIn(b"result for version 2 discarded (superseded)", b"".join(c.stderr))
+
+    def test_a_new_file_never_saved(self):
+        # Not on disk at all: analysed from the buffer, with the database's closest command.
+        path = os.path.join(self.dir, "proj", "src", "new.cpp")
+        c = self.client()
+        c.initialize()
+        c.open(path, TRAIN)
+        d = c.diagnostics(path, 1)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
+        self.assertFalse(os.path.exists(path))
         self.assertEqual(0, c.stop())
 
     def test_utf8_position_encoding(self):
