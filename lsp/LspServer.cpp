@@ -166,6 +166,7 @@ private:
   std::map<std::string, MemoryEntry> Memory;
   std::map<std::string, std::pair<std::pair<uint64_t, int64_t>, Flags>> DatabaseCache;
   std::map<std::string, bool> ToldNoDatabase;
+  std::optional<std::vector<std::string>> FallbackArgs; // the CLI's defaults, found once
   std::mutex LogM;
 };
 
@@ -200,12 +201,13 @@ Flags Server::flagsFor(const std::string &Path) {
     if (!sys::fs::exists(Candidate))
       F.Problem = "no compile_commands.json in --compile-commands-dir '" + Opts.CompileCommandsDir + "'";
   } else {
-    // As clangd: compile_commands.json in the file's directory or a parent, or in their build/.
+    // As clangd: compile_commands.json in the file's directory or a parent, or in their build/,
+    // or a compile_flags.txt there.
     for (StringRef Dir = sys::path::parent_path(Path); !Dir.empty() && Candidate.empty();
          Dir = sys::path::parent_path(Dir)) {
-      for (const char *Sub : {"", "build"}) {
+      for (const char *Name : {"compile_commands.json", "build/compile_commands.json", "compile_flags.txt"}) {
         SmallString<256> C(Dir);
-        sys::path::append(C, Sub, "compile_commands.json");
+        sys::path::append(C, Name);
         if (sys::fs::is_regular_file(C)) {
           Candidate = std::string(C);
           break;
@@ -222,9 +224,16 @@ Flags Server::flagsFor(const std::string &Path) {
       F = It->second.second;
     } else {
       std::string Err;
-      std::unique_ptr<tooling::CompilationDatabase> DB =
-          tooling::JSONCompilationDatabase::loadFromFile(Candidate, Err, tooling::JSONCommandLineSyntax::AutoDetect);
-      if (!DB) {
+      bool Flags = sys::path::filename(Candidate) == "compile_flags.txt";
+      std::unique_ptr<tooling::CompilationDatabase> DB;
+      if (Flags)
+        DB = tooling::FixedCompilationDatabase::loadFromFile(Candidate, Err);
+      else
+        DB = tooling::JSONCompilationDatabase::loadFromFile(Candidate, Err, tooling::JSONCommandLineSyntax::AutoDetect);
+      if (Flags && DB) {
+        F.DB = adjusted(std::move(DB));
+        F.Source = Candidate;
+      } else if (!DB) {
         F.Problem = "cannot read the compilation database '" + Candidate + "': " + Err;
       } else if (DB->getAllFiles().empty()) {
         F.Problem = "the compilation database '" + Candidate + "' has no entries";
@@ -238,8 +247,9 @@ Flags Server::flagsFor(const std::string &Path) {
     }
   }
   if (!F.DB) {
-    TorchInstall T = findTorchInstall();
-    std::vector<std::string> Args = defaultCompileFlags(T);
+    if (!FallbackArgs)
+      FallbackArgs = defaultCompileFlags(findTorchInstall());
+    const std::vector<std::string> &Args = *FallbackArgs;
     F.DB = adjusted(std::make_unique<tooling::FixedCompilationDatabase>(sys::path::parent_path(Path), Args));
     F.Source = "torchlint's default flags (" + join(Args, " ") + ")";
     if (F.Problem.empty()) {
@@ -615,8 +625,10 @@ json::Value Server::initialize(const json::Object *Params) {
             }
   if (Params)
     if (const json::Object *IO = Params->getObject("initializationOptions")) {
-      if (auto D = IO->getString("compileCommandsDir"))
-        Opts.CompileCommandsDir = D->str();
+      // clangd's name for it too.
+      for (const char *Key : {"compileCommandsDir", "compilationDatabasePath"})
+        if (auto D = IO->getString(Key))
+          Opts.CompileCommandsDir = D->str();
       if (auto C = IO->getString("checks"))
         Opts.Checks = C->str();
     }

@@ -377,6 +377,28 @@ class ErrorPaths(Base):
         self.assertEqual(0, c.stop())
 
 
+class CompileFlags(Base):
+    def test_compile_flags_txt(self):
+        f = self.write("flags/src/train.cpp", TRAIN)
+        self.write("flags/compile_flags.txt", "\n".join(self.flags()) + "\n")
+        c = self.client()
+        c.initialize()
+        c.open(f, TRAIN)
+        d = c.diagnostics(f)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
+        self.assertEqual(0, c.stop())
+
+    def test_database_named_in_initialization_options(self):
+        f = self.write("elsewhere/train.cpp", TRAIN)
+        self.write_database("db", [f])
+        c = self.client()
+        c.initialize({"compilationDatabasePath": os.path.join(self.dir, "db")})
+        c.open(f, TRAIN)
+        d = c.diagnostics(f)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
+        self.assertEqual(0, c.stop())
+
+
 class Diagnostics(Base):
     def setUp(self):
         super().setUp()
