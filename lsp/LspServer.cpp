@@ -143,7 +143,8 @@ private:
   std::unique_ptr<tidy::ClangTidyOptionsProvider> optionsProvider();
   json::Array diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsProblem,
                             std::vector<Finding> &Kept);
-  json::Object diagnosticOf(const Finding &F, StringRef Text, size_t Index, int64_t Version);
+  /// Uri: the client's URI of F.File (the document), used for locations in it.
+  json::Object diagnosticOf(const Finding &F, StringRef Uri, StringRef Text, size_t Index, int64_t Version);
   void publish(const std::string &Uri, std::optional<int64_t> Version, json::Array Diags);
   void log(const std::string &S) {
     std::lock_guard<std::mutex> L(LogM);
@@ -434,7 +435,8 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   return R;
 }
 
-json::Object Server::diagnosticOf(const Finding &F, StringRef Text, size_t Index, int64_t Version) {
+json::Object Server::diagnosticOf(const Finding &F, StringRef Uri, StringRef Text, size_t Index,
+                                  int64_t Version) {
   auto [B, E] = tokenAt(Text, F.Offset);
   json::Object D{{"range", lsp::rangeOf(Text, B, E, Enc)},
                  {"severity", F.isCompilerError() ? 1 : F.Level == "remark" ? 3 : 2},
@@ -452,7 +454,8 @@ json::Object Server::diagnosticOf(const Finding &F, StringRef Text, size_t Index
       continue;
     }
     std::string NoteText;
-    if (N.File == F.File)
+    bool Same = N.File == F.File;
+    if (Same)
       NoteText = Text.str();
     else {
       bool Ok;
@@ -460,7 +463,8 @@ json::Object Server::diagnosticOf(const Finding &F, StringRef Text, size_t Index
     }
     auto [NB, NE] = tokenAt(NoteText, N.Offset);
     Related.push_back(json::Object{
-        {"location", json::Object{{"uri", lsp::pathToUri(N.File)}, {"range", lsp::rangeOf(NoteText, NB, NE, Enc)}}},
+        {"location", json::Object{{"uri", Same ? Uri.str() : lsp::pathToUri(N.File)},
+                                  {"range", lsp::rangeOf(NoteText, NB, NE, Enc)}}},
         {"message", N.Message}});
   }
   if (!Extra.empty())
@@ -498,14 +502,14 @@ json::Array Server::diagnosticsOf(const Job &J, const RunResult &R, const std::s
         At.Offset = 0;
       }
       At.Notes.clear();
-      json::Object D = diagnosticOf(At, J.Text, ~size_t(0) >> 1, J.Version);
+      json::Object D = diagnosticOf(At, J.Uri, J.Text, ~size_t(0) >> 1, J.Version);
       D.erase("data");
       Diags.push_back(std::move(D));
       continue;
     }
     if (F.File != J.Path)
       continue; // a finding in a header: shown when the header is open
-    Diags.push_back(diagnosticOf(F, J.Text, Kept.size(), J.Version));
+    Diags.push_back(diagnosticOf(F, J.Uri, J.Text, Kept.size(), J.Version));
     Kept.push_back(F);
   }
   return Diags;
@@ -710,7 +714,7 @@ json::Value Server::codeActions(const json::Object &Params, std::string &Err) {
     bool Hit = Asked.count(I) || (From <= LineEnd && To >= LineBegin);
     if (!Hit)
       continue;
-    json::Object Diag = diagnosticOf(F, Text, I, P.Version);
+    json::Object Diag = diagnosticOf(F, Doc->first, Text, I, P.Version);
     if (!F.Fixes.empty() && Wanted("quickfix")) {
       json::Object Changes;
       bool Ok = true;
@@ -730,7 +734,7 @@ json::Value Server::codeActions(const json::Object &Params, std::string &Err) {
       }
       if (Ok) {
         for (auto &[File, Edits] : PerFile)
-          Changes[lsp::pathToUri(File)] = std::move(Edits);
+          Changes[File == F.File ? Doc->first : lsp::pathToUri(File)] = std::move(Edits);
         Actions.push_back(json::Object{{"title", "torchlint: apply the fix for " + F.Check},
                                        {"kind", "quickfix"},
                                        {"isPreferred", true},

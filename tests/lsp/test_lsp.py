@@ -545,6 +545,23 @@ class Diagnostics(Base):
         self.assertFalse(os.path.exists(path))
         self.assertEqual(0, c.stop())
 
+    def test_path_with_spaces_and_escapes(self):
+        f = self.write("my proj/src/tr ain+1.cpp", TRAIN)
+        self.write_database("my proj", [f])
+        u = "file://" + urllib.parse.quote(f, safe="/")  # tr%20ain%2B1.cpp
+        c = self.client()
+        c.initialize()
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "cpp", "version": 1, "text": TRAIN}})
+        d = c.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == u)
+        diags = d["params"]["diagnostics"]
+        self.assertEqual(2, len(diags), diags)
+        move = next(x for x in diags if x["code"] == "torch-create-then-move")
+        r = c.request("textDocument/codeAction", {"textDocument": {"uri": u}, "range": move["range"],
+                                                  "context": {"diagnostics": [move]}})
+        fix = next(a for a in r["result"] if a["title"].startswith("torchlint: apply the fix"))
+        self.assertEqual([u], list(fix["edit"]["changes"]))
+        self.assertEqual(0, c.stop())
+
     def test_utf8_position_encoding(self):
         text = TRAIN.replace("int main() {", "int main() { // caf\u00e9 \U0001F600", 1).replace(
             "    auto x", "    /* \u00e9\u00e9 */ auto x")
