@@ -44,7 +44,11 @@ local function main()
   local cli = vim.fn.json_decode(vim.fn.system({ torchlint, "--format=json", file }))
   local want = {}
   for _, f in ipairs(cli.findings) do
-    table.insert(want, string.format("%d:%d %s %s", f.line, f.column, f.check, f.message))
+    local s = string.format("%d:%d %s %s", f.line, f.column, f.check, f.message)
+    for _, n in ipairs(f.notes) do
+      s = s .. string.format(" | note %d:%d %s", n.line, n.column, n.message)
+    end
+    table.insert(want, s)
   end
   table.sort(want)
   assert(#want == 12, "the CLI gives " .. #want .. " findings on examples/train.cpp, not 12")
@@ -88,13 +92,19 @@ local function main()
     assert(d.source == "torchlint", "source " .. tostring(d.source))
     local page = "/docs/checks/" .. d.code .. ".md"
     assert(d.codeDescription and d.codeDescription.href:sub(-#page) == page, "codeDescription of " .. d.code)
-    table.insert(got, string.format("%d:%d %s %s", d.range.start.line + 1, d.range.start.character + 1, d.code, d.message))
+    local s = string.format("%d:%d %s %s", d.range.start.line + 1, d.range.start.character + 1, d.code, d.message)
+    for _, r in ipairs(d.relatedInformation or {}) do
+      assert(r.location.uri == vim.uri_from_bufnr(bufnr), "a note elsewhere: " .. r.location.uri)
+      s = s .. string.format(" | note %d:%d %s", r.location.range.start.line + 1, r.location.range.start.character + 1,
+        r.message)
+    end
+    table.insert(got, s)
   end
   table.sort(got)
   assert(vim.deep_equal(want, got), "diagnostics differ from the CLI's findings:\nCLI:\n" ..
     table.concat(want, "\n") .. "\nLSP:\n" .. table.concat(got, "\n"))
   assert(#vim.diagnostic.get(bufnr) == 12, "Neovim shows " .. #vim.diagnostic.get(bufnr) .. " diagnostics")
-  log("12 diagnostics, identical to the CLI's findings")
+  log("12 diagnostics, identical to the CLI's findings (positions, messages, notes)")
 
   -- One quick fix, as a user picks it: code actions for the diagnostic under the cursor.
   local function code_actions(range, diagnostics, only)

@@ -427,6 +427,11 @@ class Diagnostics(Base):
             href = g["codeDescription"]["href"]
             self.assertTrue(href.startswith("file:///") and href.endswith("/docs/checks/%s.md" % w["check"]), href)
             self.assertTrue(os.path.exists(urllib.parse.unquote(href[len("file://"):])), href)
+            # The notes, as related information at their locations.
+            related = [(r["message"], r["location"]["uri"], r["location"]["range"]["start"]["line"] + 1,
+                        r["location"]["range"]["start"]["character"] + 1) for r in g.get("relatedInformation", [])]
+            self.assertEqual([(n["message"], uri(n["file"]), n["line"], n["column"]) for n in w["notes"]], related)
+        self.assertTrue(any(g.get("relatedInformation") for g in got), got)
         self.assertEqual(0, c.stop())
 
     def test_code_actions_fix_and_nolint(self):
