@@ -141,7 +141,8 @@ private:
                     std::function<void()> &After);
   Flags flagsFor(const std::string &Path);
   std::unique_ptr<tidy::ClangTidyOptionsProvider> optionsProvider();
-  json::Array diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsProblem,
+  json::Array diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsSource,
+                            const std::string &FlagsProblem,
                             std::vector<Finding> &Kept);
   /// Uri: the client's URI of F.File (the document), used for locations in it.
   json::Object diagnosticOf(const Finding &F, StringRef Uri, StringRef Text, size_t Index, int64_t Version);
@@ -474,7 +475,8 @@ json::Object Server::diagnosticOf(const Finding &F, StringRef Uri, StringRef Tex
   return D;
 }
 
-json::Array Server::diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsProblem,
+json::Array Server::diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsSource,
+                                  const std::string &FlagsProblem,
                                   std::vector<Finding> &Kept) {
   json::Array Diags;
   json::Object Top{{"start", json::Object{{"line", 0}, {"character", 0}}},
@@ -485,12 +487,17 @@ json::Array Server::diagnosticsOf(const Job &J, const RunResult &R, const std::s
                                  {"source", "torchlint"},
                                  {"code", "torchlint-compile-database"},
                                  {"message", "torchlint: " + FlagsProblem}});
+  // Where the flags came from, when it may be why (no database: the defaults were guessed).
+  std::string FlagsNote;
+  if (FlagsProblem.empty() && StringRef(FlagsSource).starts_with("torchlint's default flags"))
+    FlagsNote = " (no compile_commands.json or compile_flags.txt was found above this file; " + FlagsSource +
+                " were used: generate a compilation database, or pass --compile-commands-dir)";
   for (const std::string &E : R.Errors)
     Diags.push_back(json::Object{{"range", json::Object(Top)},
                                  {"severity", StringRef(E).contains("analysed partially") ? 2 : 1},
                                  {"source", "torchlint"},
                                  {"code", "torchlint-input"},
-                                 {"message", "torchlint: " + E}});
+                                 {"message", "torchlint: " + E + FlagsNote}});
   for (const Finding &F : R.Findings) {
     if (F.isCompilerError()) {
       // The file does not parse: torchlint cannot judge it. Say so where clang stopped (the first
@@ -584,7 +591,7 @@ void Server::worker() {
     Published P;
     P.Version = J.Version;
     P.Text = J.Text;
-    json::Array Diags = diagnosticsOf(J, R, Problem, P.Findings);
+    json::Array Diags = diagnosticsOf(J, R, Source, Problem, P.Findings);
     Results[J.Uri] = std::move(P);
     publish(J.Uri, J.Version, std::move(Diags));
     if (Opts.Verbose)
