@@ -137,13 +137,11 @@ private:
   void schedule(const std::string &Uri, int Delay, const std::string &Why);
   void worker();
   /// After: what is left to do once the result is published (filling the caches).
-  RunResult analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem,
-                    std::function<void()> &After);
+  RunResult analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem, std::function<void()> &After);
   Flags flagsFor(const std::string &Path);
   std::unique_ptr<tidy::ClangTidyOptionsProvider> optionsProvider();
   json::Array diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsSource,
-                            const std::string &FlagsProblem,
-                            std::vector<Finding> &Kept);
+                            const std::string &FlagsProblem, std::vector<Finding> &Kept);
   /// Uri: the client's URI of F.File (the document), used for locations in it.
   json::Object diagnosticOf(const Finding &F, StringRef Uri, StringRef Text, size_t Index, int64_t Version);
   void publish(const std::string &Uri, std::optional<int64_t> Version, json::Array Diags);
@@ -278,7 +276,7 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> Server::optionsProvider() {
   if (!Opts.Checks.empty())
     Overrides.Checks = Opts.Checks;
   return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults), std::move(Overrides),
-                                                      vfs::getRealFileSystem());
+                                                     vfs::getRealFileSystem());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -407,7 +405,8 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   auto Start = Clock::now();
   CrashRecoveryContext CRC;
   if (!CRC.RunSafely([&] { A = analyzeTU(Context, *F.DB, J.Path, BaseFS, /*ApplyAnyFix=*/true, AO); })) {
-    R.Errors.push_back("'" + J.Path + "': the analysis crashed (a bug in torchlint or clang; please report it "
+    R.Errors.push_back("'" + J.Path +
+                       "': the analysis crashed (a bug in torchlint or clang; please report it "
                        "with the file); no findings from it");
     return R;
   }
@@ -436,11 +435,12 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   return R;
 }
 
-json::Object Server::diagnosticOf(const Finding &F, StringRef Uri, StringRef Text, size_t Index,
-                                  int64_t Version) {
+json::Object Server::diagnosticOf(const Finding &F, StringRef Uri, StringRef Text, size_t Index, int64_t Version) {
   auto [B, E] = tokenAt(Text, F.Offset);
   json::Object D{{"range", lsp::rangeOf(Text, B, E, Enc)},
-                 {"severity", F.isCompilerError() ? 1 : F.Level == "remark" ? 3 : 2},
+                 {"severity", F.isCompilerError()   ? 1
+                              : F.Level == "remark" ? 3
+                                                    : 2},
                  {"source", "torchlint"},
                  {"code", F.Check},
                  {"message", F.Message},
@@ -463,10 +463,9 @@ json::Object Server::diagnosticOf(const Finding &F, StringRef Uri, StringRef Tex
       NoteText = readDisk(N.File, Ok);
     }
     auto [NB, NE] = tokenAt(NoteText, N.Offset);
-    Related.push_back(json::Object{
-        {"location", json::Object{{"uri", Same ? Uri.str() : lsp::pathToUri(N.File)},
-                                  {"range", lsp::rangeOf(NoteText, NB, NE, Enc)}}},
-        {"message", N.Message}});
+    Related.push_back(json::Object{{"location", json::Object{{"uri", Same ? Uri.str() : lsp::pathToUri(N.File)},
+                                                             {"range", lsp::rangeOf(NoteText, NB, NE, Enc)}}},
+                                   {"message", N.Message}});
   }
   if (!Extra.empty())
     D["message"] = F.Message + Extra;
@@ -476,8 +475,7 @@ json::Object Server::diagnosticOf(const Finding &F, StringRef Uri, StringRef Tex
 }
 
 json::Array Server::diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsSource,
-                                  const std::string &FlagsProblem,
-                                  std::vector<Finding> &Kept) {
+                                  const std::string &FlagsProblem, std::vector<Finding> &Kept) {
   json::Array Diags;
   json::Object Top{{"start", json::Object{{"line", 0}, {"character", 0}}},
                    {"end", json::Object{{"line", 0}, {"character", 0}}}};
@@ -595,8 +593,8 @@ void Server::worker() {
     Results[J.Uri] = std::move(P);
     publish(J.Uri, J.Version, std::move(Diags));
     if (Opts.Verbose)
-      log(J.Path + ": published " + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                      Clock::now() - J.Queued).count()) +
+      log(J.Path + ": published " +
+          std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - J.Queued).count()) +
           " ms after the " + J.Why);
   }
 }
@@ -609,8 +607,7 @@ void Server::logMessage(int Type, const std::string &Text) {
 }
 
 /// textDocument.uri of Params as (uri, path).
-std::optional<std::pair<std::string, std::string>> Server::document(const json::Object *Params,
-                                                                    std::string &Err) {
+std::optional<std::pair<std::string, std::string>> Server::document(const json::Object *Params, std::string &Err) {
   const json::Object *TD = Params ? Params->getObject("textDocument") : nullptr;
   std::optional<StringRef> Uri = TD ? TD->getString("uri") : std::nullopt;
   if (!Uri) {
@@ -690,11 +687,10 @@ json::Value Server::codeActions(const json::Object &Params, std::string &Err) {
   if (R == Results.end() || D == Docs.end() || D->second.Version != R->second.Version) {
     if (Opts.Verbose)
       log("codeAction for " + Doc->first + ": " +
-          (D == Docs.end() ? "not open"
-           : R == Results.end()
-               ? "not analysed yet"
-               : "analysed version " + std::to_string(R->second.Version) + " is not the open version " +
-                     std::to_string(D->second.Version)));
+          (D == Docs.end()      ? "not open"
+           : R == Results.end() ? "not analysed yet"
+                                : "analysed version " + std::to_string(R->second.Version) +
+                                      " is not the open version " + std::to_string(D->second.Version)));
     return Actions;
   }
   const Published &P = R->second;
@@ -755,7 +751,8 @@ json::Value Server::codeActions(const json::Object &Params, std::string &Err) {
           {"title", "torchlint: suppress with NOLINT(" + F.Check + ")"},
           {"kind", "quickfix"},
           {"diagnostics", json::Array{std::move(Diag)}},
-          {"edit", json::Object{{"changes", json::Object{{Doc->first, json::Array{json::Object{
+          {"edit",
+           json::Object{{"changes", json::Object{{Doc->first, json::Array{json::Object{
                                                                   {"range", lsp::rangeOf(Text, LineEnd, LineEnd, Enc)},
                                                                   {"newText", Comment}}}}}}}}});
     }
@@ -777,9 +774,11 @@ json::Value Server::codeActions(const json::Object &Params, std::string &Err) {
       Actions.push_back(json::Object{
           {"title", "torchlint: apply all " + std::to_string(Rep.Applied) + " fixes in this file"},
           {"kind", "source.fixAll.torchlint"},
-          {"edit", json::Object{{"changes", json::Object{{Doc->first, json::Array{json::Object{
-                                                            {"range", lsp::rangeOf(Text, Pre, A.size() - Suf, Enc)},
-                                                            {"newText", B.substr(Pre, B.size() - Pre - Suf).str()}}}}}}}}});
+          {"edit",
+           json::Object{{"changes",
+                         json::Object{{Doc->first, json::Array{json::Object{
+                                                       {"range", lsp::rangeOf(Text, Pre, A.size() - Suf, Enc)},
+                                                       {"newText", B.substr(Pre, B.size() - Pre - Suf).str()}}}}}}}}});
     }
   }
   return Actions;
@@ -882,10 +881,10 @@ void Server::handleNotification(StringRef Method, const json::Object *Params) {
       const json::Object *S = R->getObject("start"), *E = R->getObject("end");
       if (!S || !E)
         continue;
-      size_t B = lsp::offsetAt(D->second.Text, S->getInteger("line").value_or(0),
-                               S->getInteger("character").value_or(0), Enc);
-      size_t En = lsp::offsetAt(D->second.Text, E->getInteger("line").value_or(0),
-                                E->getInteger("character").value_or(0), Enc);
+      size_t B =
+          lsp::offsetAt(D->second.Text, S->getInteger("line").value_or(0), S->getInteger("character").value_or(0), Enc);
+      size_t En =
+          lsp::offsetAt(D->second.Text, E->getInteger("line").value_or(0), E->getInteger("character").value_or(0), Enc);
       if (En < B)
         std::swap(B, En);
       D->second.Text = D->second.Text.substr(0, B) + T->str() + D->second.Text.substr(En);

@@ -73,9 +73,8 @@ void Transport::reply(const json::Value &Id, json::Value Result) {
 }
 
 void Transport::replyError(const json::Value &Id, int Code, StringRef Message) {
-  send(json::Object{{"jsonrpc", "2.0"},
-                    {"id", Id},
-                    {"error", json::Object{{"code", Code}, {"message", Message.str()}}}});
+  send(json::Object{
+      {"jsonrpc", "2.0"}, {"id", Id}, {"error", json::Object{{"code", Code}, {"message", Message.str()}}}});
 }
 
 void Transport::notify(StringRef Method, json::Value Params) {
@@ -158,7 +157,8 @@ json::Object positionAt(StringRef Text, size_t Offset, Encoding Enc) {
   size_t LineStart = Before.rfind('\n');
   LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
   StringRef InLine = Before.substr(LineStart);
-  int64_t Char = Enc == Encoding::UTF8 ? static_cast<int64_t>(InLine.size()) : static_cast<int64_t>(utf16Length(InLine));
+  int64_t Char =
+      Enc == Encoding::UTF8 ? static_cast<int64_t>(InLine.size()) : static_cast<int64_t>(utf16Length(InLine));
   return json::Object{{"line", Line}, {"character", Char}};
 }
 
