@@ -163,7 +163,7 @@ private:
   bool Stopping = false;
 
   // Used by the worker thread only.
-  std::map<std::string, MemoryEntry> Memory;
+  std::map<std::string, std::vector<MemoryEntry>> Memory;
   std::map<std::string, std::pair<std::pair<uint64_t, int64_t>, Flags>> DatabaseCache;
   std::map<std::string, bool> ToldNoDatabase;
   std::optional<std::vector<std::string>> FallbackArgs; // the CLI's defaults, found once
@@ -351,7 +351,6 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   uint64_t TextHash = xxh3_64bits(J.Text);
 
   // 1. Analysed from memory before (an edit undone, a save of what was analysed while typing).
-  auto MemIt = Memory.find(J.Path);
   bool DiskOk = false;
   bool OnDisk = readDisk(J.Path, DiskOk) == J.Text && DiskOk;
   std::optional<ResultCache> Cache;
@@ -360,27 +359,38 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   std::string DiskKey;
   if (Cache && OnDisk)
     DiskKey = Cache->key(*F.DB, J.Path, Provider->getOptions(J.Path));
-  if (MemIt != Memory.end() && MemIt->second.TextHash == TextHash && MemIt->second.CommandKey == CommandKey) {
+  std::vector<MemoryEntry> &Entries = Memory[J.Path];
+  for (auto It = Entries.begin(); It != Entries.end(); ++It) {
+    if (It->TextHash != TextHash || It->CommandKey != CommandKey)
+      continue;
     bool Valid = true;
-    for (auto &[P, S] : MemIt->second.Deps)
+    for (auto &[P, S] : It->Deps)
       if (P != J.Path && stamp(P) != S) {
         Valid = false;
         break;
       }
-    if (Valid) {
-      if (Opts.Verbose)
-        log(J.Path + ": result reused from memory");
-      if (!DiskKey.empty() && MemIt->second.R.Errors.empty()) {
-        RunResult Probe;
-        if (!Cache->lookup(DiskKey, Probe)) {
-          std::vector<std::string> Deps;
-          for (auto &D : MemIt->second.Deps)
-            Deps.push_back(D.first);
-          Cache->store(DiskKey, MemIt->second.R, Deps);
-        }
-      }
-      return MemIt->second.R;
+    if (!Valid) {
+      Entries.erase(It);
+      break;
     }
+    MemoryEntry Hit = std::move(*It); // most recently used last
+    Entries.erase(It);
+    Entries.push_back(std::move(Hit));
+    const MemoryEntry &E = Entries.back();
+    if (Opts.Verbose)
+      log(J.Path + ": result reused from memory");
+    // Saved now: the next server finds it in the CLI's cache (stored after the publication).
+    if (!DiskKey.empty() && E.R.Errors.empty()) {
+      std::vector<std::string> Deps;
+      for (auto &D : E.Deps)
+        Deps.push_back(D.first);
+      After = [Cache, DiskKey, R = E.R, Deps = std::move(Deps)]() {
+        RunResult Probe;
+        if (!Cache->lookup(DiskKey, Probe))
+          Cache->store(DiskKey, R, Deps);
+      };
+    }
+    return E.R;
   }
   // 2. The CLI's result cache (only for a buffer that is what is on disk: its key hashes the file).
   if (!DiskKey.empty()) {
@@ -430,7 +440,11 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
       E.Deps.push_back({D, stamp(D)});
     if (!DiskKey.empty() && R.Errors.empty())
       Cache->store(DiskKey, R, Deps);
-    Memory[Path] = std::move(E);
+    // A few versions per file (an edit undone is found again), the most recent last.
+    std::vector<MemoryEntry> &Entries = Memory[Path];
+    Entries.push_back(std::move(E));
+    if (Entries.size() > 4)
+      Entries.erase(Entries.begin());
   };
   return R;
 }

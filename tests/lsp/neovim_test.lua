@@ -40,8 +40,9 @@ local function main()
   copy(example, file)
   copy(example, ref)
 
-  -- The CLI's view: findings (on the copy the editor opens) and --fix (on another copy).
-  local cli = vim.fn.json_decode(vim.fn.system({ torchlint, "--format=json", file }))
+  -- The CLI's view: findings and --fix, on another copy (the editor's copy has no cached result:
+  -- the server analyses it itself, with the precompiled libtorch header the CLI made).
+  local cli = vim.fn.json_decode(vim.fn.system({ torchlint, "--format=json", ref }))
   local want = {}
   for _, f in ipairs(cli.findings) do
     local s = string.format("%d:%d %s %s", f.line, f.column, f.check, f.message)

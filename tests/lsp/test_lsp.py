@@ -238,7 +238,9 @@ class Base(unittest.TestCase):
         return json.loads(p.stdout)
 
     def cli_json(self, path):
-        p = subprocess.run([TORCHLINT, "--format=json", "--cache-dir=" + self.cache, path, "--", *self.flags()],
+        # --no-cache: the server must analyse the file itself, not find the CLI's result.
+        p = subprocess.run([TORCHLINT, "--format=json", "--no-cache", "--cache-dir=" + self.cache, path, "--",
+                            *self.flags()],
                            capture_output=True, text=True)
         self.assertIn(p.returncode, (0, 1), p.stderr)
         return json.loads(p.stdout)
@@ -441,6 +443,30 @@ class Diagnostics(Base):
             self.assertEqual([(n["message"], uri(n["file"]), n["line"], n["column"]) for n in w["notes"]], related)
         self.assertTrue(any(g.get("relatedInformation") for g in got), got)
         self.assertEqual(0, c.stop())
+
+    def test_results_are_reused(self):
+        # A saved file analysed once is not analysed again by the next server (the CLI's result
+        # cache), and text analysed once is not analysed again by the same server (from memory).
+        c = self.client("--verbose")
+        c.initialize()
+        c.open(self.file, TRAIN)
+        first = c.diagnostics(self.file, 1)["diagnostics"]
+        c.change(self.file, CLEAN, 2)
+        self.assertEqual([], c.diagnostics(self.file, 2)["diagnostics"])
+        c.change(self.file, TRAIN, 3)  # undo
+        self.assertEqual(first, [dict(d, data=dict(d["data"], version=1)) for d in c.diagnostics(self.file, 3)["diagnostics"]])
+        self.assertEqual(0, c.stop())
+        log = b"".join(c.stderr).decode()
+        self.assertIn("train.cpp: result reused from memory", log)
+        self.assertEqual(2, log.count("analysed in"), log)
+        c = self.client("--verbose")
+        c.initialize()
+        c.open(self.file, TRAIN)
+        self.assertEqual(first, c.diagnostics(self.file, 1)["diagnostics"])
+        self.assertEqual(0, c.stop())
+        log = b"".join(c.stderr).decode()
+        self.assertIn("train.cpp: cached result", log)
+        self.assertNotIn("analysed in", log)
 
     def test_code_actions_fix_and_nolint(self):
         c = self.client()
