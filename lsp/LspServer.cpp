@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <unistd.h>
 #include <set>
 
 using namespace llvm;
@@ -120,7 +121,8 @@ std::string readDisk(StringRef Path, bool &Ok) {
 
 class Server {
 public:
-  Server(ServerOptions O) : Opts(std::move(O)), Out(stdout) {}
+  /// Protocol: the stream the messages go to (the process's original stdout).
+  Server(ServerOptions O, std::FILE *Protocol) : Opts(std::move(O)), Out(Protocol), Protocol(Protocol) {}
   int run();
 
 private:
@@ -152,6 +154,7 @@ private:
 
   ServerOptions Opts;
   lsp::Transport Out;
+  std::FILE *Protocol;
   Encoding Enc = Encoding::UTF16;
   bool Initialized = false, ShutDown = false;
 
@@ -986,7 +989,7 @@ int Server::run() {
   }
   CV.notify_all();
   // An analysis in flight is not waited for.
-  std::fflush(stdout);
+  std::fflush(Protocol);
   errs().flush();
   sys::Process::Exit(Code, /*NoCleanup=*/true);
   Worker.join();
@@ -1063,7 +1066,20 @@ int lspMain(int argc, const char **argv) {
     errs() << "torchlint lsp: error: unknown argument '" << A << "'\n" << Usage;
     return 2;
   }
-  Server S(std::move(O));
+  // The protocol gets its own descriptor, and whatever else would write to stdout (clang, a check,
+  // a library) goes to stderr instead of corrupting the message stream.
+  std::FILE *Protocol = stdout;
+  std::fflush(stdout);
+  int Fd = ::dup(STDOUT_FILENO);
+  if (Fd >= 0) {
+    if (std::FILE *F = ::fdopen(Fd, "wb")) {
+      Protocol = F;
+      ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    } else {
+      ::close(Fd);
+    }
+  }
+  Server S(std::move(O), Protocol);
   return S.run();
 }
 
