@@ -76,6 +76,9 @@ struct Published {
   int64_t Version = 0;
   std::string Text;
   std::vector<Finding> Findings; // sorted, compiler errors and input errors excluded
+  /// The files the analysis read, libtorch's left out (empty when the result came from the disk
+  /// cache): a save of one of them analyses this document again.
+  std::vector<std::string> Deps;
 };
 
 struct Document {
@@ -139,7 +142,8 @@ private:
   void schedule(const std::string &Uri, int Delay, const std::string &Why);
   void worker();
   /// After: what is left to do once the result is published (filling the caches).
-  RunResult analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem, std::function<void()> &After);
+  RunResult analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem, std::function<void()> &After,
+                    std::vector<std::string> &Deps);
   Flags flagsFor(const std::string &Path);
   std::unique_ptr<tidy::ClangTidyOptionsProvider> optionsProvider();
   json::Array diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsSource,
@@ -343,7 +347,12 @@ void collectErrors(const std::vector<tidy::ClangTidyError> &Errors, const std::s
 }
 
 RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem,
-                          std::function<void()> &After) {
+                          std::function<void()> &After, std::vector<std::string> &UserDeps) {
+  auto KeepUserDeps = [&](auto Paths) {
+    for (const std::string &D : Paths)
+      if (D != J.Path && !isLibtorchFile(D))
+        UserDeps.push_back(D);
+  };
   Flags F = flagsFor(J.Path);
   FlagsSource = F.Source;
   FlagsProblem = F.Problem;
@@ -383,10 +392,11 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
     if (Opts.Verbose)
       log(J.Path + ": result reused from memory");
     // Saved now: the next server finds it in the CLI's cache (stored after the publication).
+    std::vector<std::string> Deps;
+    for (auto &D : E.Deps)
+      Deps.push_back(D.first);
+    KeepUserDeps(Deps);
     if (!DiskKey.empty() && E.R.Errors.empty()) {
-      std::vector<std::string> Deps;
-      for (auto &D : E.Deps)
-        Deps.push_back(D.first);
       After = [Cache, DiskKey, R = E.R, Deps = std::move(Deps)]() {
         RunResult Probe;
         if (!Cache->lookup(DiskKey, Probe))
@@ -432,6 +442,7 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - Start).count()) +
       " ms, pch " + (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") + ", " +
       std::to_string(R.Findings.size()) + " findings");
+  KeepUserDeps(A.Deps);
   // The caches are filled after the publication (hashing the include closure takes a while).
   After = [this, Path = J.Path, TextHash, CommandKey, R, Deps = std::move(A.Deps), DiskKey,
            Cache = std::move(Cache)]() {
@@ -587,7 +598,8 @@ void Server::worker() {
     L.unlock();
     std::string Source, Problem;
     std::function<void()> After;
-    RunResult R = analyze(J, Source, Problem, After);
+    std::vector<std::string> Deps;
+    RunResult R = analyze(J, Source, Problem, After, Deps);
     // Fills the caches once the result is out (or discarded), without the lock.
     auto Finish = llvm::make_scope_exit([&] {
       if (After) {
@@ -606,6 +618,7 @@ void Server::worker() {
     Published P;
     P.Version = J.Version;
     P.Text = J.Text;
+    P.Deps = std::move(Deps);
     json::Array Diags = diagnosticsOf(J, R, Source, Problem, P.Findings);
     Results[J.Uri] = std::move(P);
     publish(J.Uri, J.Version, std::move(Diags));
@@ -915,6 +928,10 @@ void Server::handleNotification(StringRef Method, const json::Object *Params) {
     D->second.Text = T->str();
   }
   schedule(Doc->first, 0, "save");
+  // The open documents that read this file (a header) are analysed again, as the file on disk changed.
+  for (auto &[Uri, P] : Results)
+    if (Uri != Doc->first && std::find(P.Deps.begin(), P.Deps.end(), Doc->second) != P.Deps.end())
+      schedule(Uri, Opts.DebounceMs, "save of " + Doc->second);
 }
 
 void Server::handle(const json::Value &Message) {

@@ -468,6 +468,28 @@ class Diagnostics(Base):
         self.assertIn("train.cpp: cached result", log)
         self.assertNotIn("analysed in", log)
 
+    def test_saving_a_header_analyses_the_files_that_include_it(self):
+        main = TRAIN.replace("#include <torch/torch.h>\n", "#include <torch/torch.h>\n#include \"steps.h\"\n").replace(
+            "    total += x.sum().item<float>();\n", "#if USE_ITEM\n    total += x.sum().item<float>();\n#endif\n")
+        with open(self.file, "w") as f:
+            f.write(main)
+        header = self.write("proj/src/steps.h", "#define USE_ITEM 1\n")
+        c = self.client()
+        c.initialize()
+        c.open(self.file, main)
+        d = c.diagnostics(self.file, 1)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
+        # The header is edited and saved in the editor.
+        c.open(header, "#define USE_ITEM 1\n")
+        c.diagnostics(header, 1)
+        with open(header, "w") as f:
+            f.write("#define USE_ITEM 0\n")
+        c.change(header, "#define USE_ITEM 0\n", 2)
+        c.notify("textDocument/didSave", {"textDocument": {"uri": uri(header)}})
+        d = c.diagnostics(self.file, 1)["diagnostics"]
+        self.assertEqual(["torch-create-then-move"], [x["code"] for x in d])
+        self.assertEqual(0, c.stop())
+
     def test_code_actions_fix_and_nolint(self):
         c = self.client()
         c.initialize()
