@@ -596,6 +596,8 @@ void Server::worker() {
     Job J = std::move(Next->second);
     Pending.erase(Next);
     L.unlock();
+    if (Opts.Verbose)
+      log(J.Path + ": analysing version " + std::to_string(J.Version) + " (" + J.Why + ")");
     std::string Source, Problem;
     std::function<void()> After;
     std::vector<std::string> Deps;

@@ -581,12 +581,14 @@ class Diagnostics(Base):
         c.initialize()
         c.open(self.file, CLEAN)
         self.assertEqual([], c.diagnostics(self.file, 1)["diagnostics"])
-        # Version 2 starts at once (no debounce) and takes most of a second (constant evaluation);
+        # Version 2 starts at once (no debounce) and takes a second or more (constant evaluation);
         # version 3 arrives while it runs.
         slow = "\n".join("constexpr long slow%d = [] { long s = 0; for (long j = 0; j < 200000; ++j) s += j ^ %d; "
-                         "return s; }();" % (i, i) for i in range(6))
+                         "return s; }();" % (i, i) for i in range(16))
         c.change(self.file, TRAIN + slow + "\n", 2)
-        time.sleep(0.3)
+        end = time.time() + TIMEOUT
+        while b"analysing version 2" not in b"".join(c.stderr) and time.time() < end:
+            time.sleep(0.01)
         c.change(self.file, CLEAN, 3)
         self.assertEqual([], c.diagnostics(self.file, 3)["diagnostics"])
         self.assertEqual(0, c.stop())
