@@ -348,7 +348,7 @@ void collectErrors(const std::vector<tidy::ClangTidyError> &Errors, const std::s
 
 RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem,
                           std::function<void()> &After, std::vector<std::string> &UserDeps) {
-  auto KeepUserDeps = [&](auto Paths) {
+  auto KeepUserDeps = [&](const std::vector<std::string> &Paths) {
     for (const std::string &D : Paths)
       if (D != J.Path && !isLibtorchFile(D))
         UserDeps.push_back(D);
