@@ -13,6 +13,7 @@
 #include "cli/TorchInstall.h"
 #include "core/TraversalScope.h"
 #include "fixits/VerifyFixes.h"
+#include "lsp/LspServer.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -683,6 +684,8 @@ int main(int argc, const char **argv) {
     return torchlint::mergeMain(argc - 1, argv + 1);
   if (argc > 1 && StringRef(argv[1]) == "trace")
     return traceMain(argc - 1, argv + 1);
+  if (argc > 1 && StringRef(argv[1]) == "lsp")
+    return torchlint::lspMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
@@ -701,6 +704,7 @@ int main(int argc, const char **argv) {
                                    "  torchlint [options] FILE... [-- COMPILER FLAGS]\n"
                                    "  torchlint merge OUT IN...   (merge --shard results; see merge --help)\n"
                                    "  torchlint trace [opts] -- PROGRAM [ARGS]  (count would-be syncs per line)\n"
+                                   "  torchlint lsp [opts]        (language server on stdio; see lsp --help)\n"
                                    "  exit codes: 0 clean, 1 findings, 2 tool or input error, 3 both\n",
                                    &errs()))
     return 2;
