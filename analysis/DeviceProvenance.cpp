@@ -34,13 +34,7 @@ DeviceKind publicKind(D K) {
   }
 }
 
-bool isFactoryName(llvm::StringRef N) {
-  for (llvm::StringRef F : tensorFactoryNames())
-    if (F == N)
-      return true;
-  return N == "from_blob" || N == "zeros_like" || N == "ones_like" || N == "empty_like" ||
-         N == "full_like" || N == "rand_like" || N == "randn_like" || N == "randint_like";
-}
+bool isFactoryName(llvm::StringRef N) { return tensorFactoryKind(N).any(); }
 
 /// Strips implicit converting constructors as well (TensorOptions(kCUDA), Device(kCPU) made
 /// implicitly): what the user wrote.

@@ -81,15 +81,9 @@ std::optional<Shape> constSizes(const Expr *E, ASTContext &Ctx) {
 }
 
 /// Factories whose IntArrayRef parameter is the shape of the result.
-bool isSizedFactory(llvm::StringRef N) {
-  return llvm::is_contained({"zeros", "ones", "empty", "rand", "randn", "full", "randint", "normal"}, N);
-}
+bool isSizedFactory(llvm::StringRef N) { return tensorFactoryKind(N).Sized; }
 /// Factories whose result has the shape of their first argument.
-bool isLikeFactory(llvm::StringRef N) {
-  return llvm::is_contained({"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like",
-                             "randint_like"},
-                            N);
-}
+bool isLikeFactory(llvm::StringRef N) { return tensorFactoryKind(N).Like; }
 /// Tensor methods whose result has the shape of the tensor they are called on.
 bool isShapePreservingMethod(llvm::StringRef N) {
   return llvm::is_contained({"to", "cuda", "cpu", "contiguous", "clone", "detach",

@@ -176,6 +176,20 @@ llvm::ArrayRef<llvm::StringRef> tensorFactoryNames() {
   return Names;
 }
 
+TensorFactoryKind tensorFactoryKind(llvm::StringRef N) {
+  TensorFactoryKind K;
+  K.Fresh = llvm::is_contained(tensorFactoryNames(), N);
+  K.Like = llvm::is_contained({"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
+                               "randint_like"},
+                              N);
+  K.Sized = llvm::is_contained({"zeros", "ones", "empty", "rand", "randn", "full", "randint", "normal"}, N);
+  K.Random = N.starts_with("rand") || llvm::is_contained({"normal", "bernoulli", "multinomial", "poisson", "binomial",
+                                                          "_standard_gamma", "_sample_dirichlet"},
+                                                         N);
+  K.FromHost = N == "from_blob";
+  return K;
+}
+
 std::string factoryNamespace(const CallExpr *Factory) {
   const FunctionDecl *FD = Factory ? Factory->getDirectCallee() : nullptr;
   if (FD)

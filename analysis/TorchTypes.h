@@ -42,6 +42,18 @@ namespace torchlint {
 /// (torch::zeros, at::randn, torch::tensor, ...). Not from_blob (an upload of host data) nor the
 /// *_like factories.
 llvm::ArrayRef<llvm::StringRef> tensorFactoryNames();
+
+/// What torchlint knows of a libtorch function that makes a tensor, by its unqualified name: the
+/// one table every check and analysis asks (tensorFactoryNames() are the Fresh ones).
+struct TensorFactoryKind {
+  bool Fresh = false;  // makes a new tensor from sizes or values (zeros, randn, arange, tensor, ...)
+  bool Sized = false;  // its IntArrayRef parameter is the shape of the result (zeros, randn, full, ...)
+  bool Like = false;   // the result has the shape (and by default the device) of its first argument
+  bool Random = false; // draws random numbers (a device generator gives other numbers than the CPU's)
+  bool FromHost = false; // wraps host memory (from_blob)
+  bool any() const { return Fresh || Like || FromHost; }
+};
+TensorFactoryKind tensorFactoryKind(llvm::StringRef Name);
 /// "torch" or "at": the namespace the user called a factory through.
 std::string factoryNamespace(const clang::CallExpr *Factory);
 /// True for c10::TensorOptions (through references and cv).

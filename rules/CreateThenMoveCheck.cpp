@@ -13,12 +13,7 @@ namespace torchlint {
 namespace {
 /// A factory that draws random numbers: on the device it would use the device's generator, so a
 /// seeded program gets other numbers than from the CPU generator it uses now.
-bool isRandomFactory(llvm::StringRef Name) {
-  return Name.starts_with("rand") ||
-         llvm::is_contained({"normal", "bernoulli", "multinomial", "poisson", "binomial", "_standard_gamma",
-                             "_sample_dirichlet"},
-                            Name);
-}
+bool isRandomFactory(llvm::StringRef Name) { return tensorFactoryKind(Name).Random; }
 } // namespace
 
 void CreateThenMoveCheck::registerMatchers(MatchFinder *Finder) {

@@ -98,3 +98,25 @@ TEST(SourceText, AMacroBodyHasNoFileText) {
 }
 
 } // namespace
+
+// The factory table every check and analysis asks (analysis/TorchTypes.h).
+#include "analysis/TorchTypes.h"
+
+namespace {
+
+TEST(TensorFactoryKind, OneTableForEveryKind) {
+  using torchlint::tensorFactoryKind;
+  EXPECT_TRUE(tensorFactoryKind("zeros").Fresh && tensorFactoryKind("zeros").Sized);
+  EXPECT_FALSE(tensorFactoryKind("zeros").Random);
+  EXPECT_TRUE(tensorFactoryKind("randn").Random && tensorFactoryKind("randn").Sized);
+  EXPECT_TRUE(tensorFactoryKind("randperm").Random && !tensorFactoryKind("randperm").Sized);
+  EXPECT_TRUE(tensorFactoryKind("arange").Fresh && !tensorFactoryKind("arange").Sized);
+  EXPECT_TRUE(tensorFactoryKind("ones_like").Like && !tensorFactoryKind("ones_like").Fresh);
+  EXPECT_TRUE(tensorFactoryKind("randn_like").Like && tensorFactoryKind("randn_like").Random);
+  EXPECT_TRUE(tensorFactoryKind("from_blob").FromHost && tensorFactoryKind("from_blob").any());
+  EXPECT_TRUE(tensorFactoryKind("bernoulli").Random);
+  EXPECT_FALSE(tensorFactoryKind("matmul").any());
+  EXPECT_FALSE(tensorFactoryKind("item").any());
+}
+
+} // namespace
