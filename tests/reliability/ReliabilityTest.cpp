@@ -380,10 +380,10 @@ TEST(MissingHeader, PartialResultIsNotCached) {
   EXPECT_EQ(3, First.RC) << First.all();
   EXPECT_EQ(1u, First.linesWith("analysed partially")) << First.all();
   S.write("inc/spdlog/spdlog.h", "#pragma once\n");
-  S.write("inc/cxxopts.hpp", "#pragma once\n");
+  S.write("inc/clopts.hpp", "#pragma once\n");
   Result Second = S.torchlint("--cache-dir=cache train.cpp -- " + S.flags() + " -I inc");
   EXPECT_EQ(0u, Second.linesWith("analysed partially")) << Second.all();
-  EXPECT_EQ(1u, Second.linesWith("use of undeclared identifier 'cxxopts'")) << Second.all();
+  EXPECT_EQ(1u, Second.linesWith("use of undeclared identifier 'clopts'")) << Second.all();
 }
 
 // libtorch's own headers are never the user's code, even when included with -I (not -isystem)
