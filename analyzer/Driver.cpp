@@ -3,9 +3,11 @@
 // clang-tidy's export-fixes YAML.
 #include "Accel.h"
 #include "ApplyFixes.h"
+#include "CodeQuality.h"
 #include "Catalog.h"
 #include "FileHashes.h"
 #include "Findings.h"
+#include "InstallLayout.h"
 #include "InputCheck.h"
 #include "ResultCache.h"
 #include "Progress.h"
@@ -56,7 +58,7 @@ cl::opt<std::string> Checks("checks",
                             cl::cat(Category));
 cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"),
                    cl::init(1), cl::cat(Category));
-cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown"),
+cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown, codequality"),
                                cl::init("text"), cl::cat(Category));
 cl::opt<std::string> Output("output", cl::desc("Write the report to this file instead of stdout"),
                             cl::value_desc("file"), cl::cat(Category));
@@ -238,7 +240,8 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
       if (StringRef(A).starts_with("-resource-dir"))
         return Args;
     tooling::CommandLineArguments Out = Args;
-    Out.insert(Out.begin() + (Out.empty() ? 0 : 1), "-resource-dir=" TORCHLINT_CLANG_RESOURCE_DIR);
+    Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+               "-resource-dir=" + torchlint::clangResourceDir(TORCHLINT_CLANG_RESOURCE_DIR));
     return Out;
   });
   return Adjusted;
@@ -446,8 +449,10 @@ int main(int argc, const char **argv) {
     Fmt = torchlint::Format::Html;
   else if (FormatOpt == "markdown" || FormatOpt == "md")
     Fmt = torchlint::Format::Markdown;
+  else if (FormatOpt == "codequality") // GitLab Code Quality (CodeQuality.cpp)
+    Fmt = torchlint::Format::CodeQuality;
   else {
-    errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml, html, markdown)\n";
+    errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml, html, markdown, codequality)\n";
     return 2;
   }
   if (Files.empty()) {
@@ -672,6 +677,9 @@ int main(int argc, const char **argv) {
     break;
   case torchlint::Format::Markdown:
     torchlint::writeMarkdown(OS, R, reportOptions());
+    break;
+  case torchlint::Format::CodeQuality:
+    torchlint::writeCodeQuality(OS, R, reportOptions());
     break;
   case torchlint::Format::Yaml:
     torchlint::writeYaml(OS, R, Inputs.empty() ? "" : Inputs.front());
