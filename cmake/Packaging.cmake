@@ -60,11 +60,15 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/torchlint/torchlint")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libtorch-dev, clang-tidy-${LLVM_VERSION_MAJOR}")
-# Depends from what the binary links (dpkg-shlibdeps): libc6 alone for the static build.
+# Depends: what the binary links (dpkg-shlibdeps: libc6 alone for the static build), and the C++
+# standard library's headers, which every libtorch source includes and which clang takes from the
+# system's GCC installation (libstdc++-12-dev brings /usr/include/c++/12 and
+# /usr/lib/gcc/x86_64-linux-gnu/12, by which clang finds it), as Debian's clang-19 package does.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libstdc++-12-dev | libstdc++-dev")
 find_program(TORCHLINT_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(TORCHLINT_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 elseif(TORCHLINT_STATIC)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34)")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libc6 (>= 2.36)")
 endif()
 include(CPack)

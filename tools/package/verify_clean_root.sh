@@ -5,10 +5,13 @@
 #
 # Builds a minimal Debian 12 (bookworm) root with debootstrap from Debian's mirror ($DEBIAN_MIRROR,
 # default http://deb.debian.org/debian), adds libtorch-dev (the headers the analysed code includes)
-# and python3-venv (pip, for the wheel), checks that no LLVM/Clang package or library came with
-# them, then in two copies of that root installs ONLY the wheel (pip, offline) and ONLY the .deb
-# (apt-get install ./torchlint_*.deb) and runs `torchlint train.cpp` on examples/train.cpp from
-# another folder. Expected (tests/packaging/expected_train_findings.txt):
+# and python3-venv (pip, for the wheel), checks that no Clang or LLVM 19 came with them, then in two
+# copies of that root installs ONLY the wheel (pip, offline) and ONLY the .deb (apt-get install
+# ./torchlint_*.deb, which pulls libstdc++-12-dev: the C++ standard headers every libtorch source
+# includes) and runs `torchlint train.cpp` on examples/train.cpp from another folder. The wheel
+# cannot depend on a Debian package: the script checks that torchlint names the missing standard
+# headers, then installs libstdc++-12-dev and runs it. Expected
+# (tests/packaging/expected_train_findings.txt):
 #   - with Debian's libtorch-dev 1.13: the README's 12 findings plus torch-zero-grad-set-to-none,
 #     which is version-aware (zero_grad() writes zeros before libtorch 2.0), 13 in all;
 #   - with libtorch 2.x headers (LIBTORCH=, this checkout's .deps/libtorch-2 copied in when present):
@@ -71,10 +74,14 @@ if [ ! -f "$BASE/.complete" ]; then
   touch "$BASE/.complete"
 fi
 echo "== the base root: $(in_root "$BASE" sh -c '. /etc/os-release; echo "$PRETTY_NAME, glibc $(ldd --version | head -1 | grep -o "[0-9.]*$")"'), $(in_root "$BASE" dpkg-query -W -f='${Package} ${Version}\n' libtorch-dev)"
-llvm=$(in_root "$BASE" sh -c "dpkg-query -W -f='\${Package}\n' | grep -Ei '^(llvm|libllvm|clang|libclang)' || true; ls -d /usr/lib/llvm-* 2>/dev/null || true")
+# No Clang and no LLVM 19 (what torchlint links and bundles). libtorch-dev's dependencies bring
+# mesa (libgl1-mesa-dri), which needs libllvm15, its shader compiler's LLVM 15 library: listed, not
+# an error (torchlint never loads it: ldd below).
+llvm=$(in_root "$BASE" sh -c "dpkg-query -W -f='\${Package}\n' | grep -Ei '^(clang|libclang|llvm|libllvm19|lld|libc\+\+)' || true; ls -d /usr/lib/llvm-* /usr/lib/clang 2>/dev/null || true")
+other=$(in_root "$BASE" sh -c "dpkg-query -W -f='\${Package}\n' | grep -Ei '^libllvm' | tr '\n' ' '" || true)
 leave_root "$BASE"
-if [ -n "$llvm" ]; then echo "verify_clean_root: the base root has LLVM/Clang: $llvm" >&2; exit 1; fi
-echo "   no LLVM/Clang package or /usr/lib/llvm-* in it"
+if [ -n "$llvm" ]; then echo "verify_clean_root: the base root has Clang or LLVM 19: $llvm" >&2; exit 1; fi
+echo "   no Clang, no LLVM 19, no /usr/lib/llvm-*, no /usr/lib/clang in it${other:+ (other LLVM libraries, pulled by libtorch-dev: $other)}"
 
 TORCH2=""
 if [ -f "$SRC/.deps/libtorch-2/include/torch/csrc/api/include/torch/torch.h" ]; then TORCH2=$SRC/.deps/libtorch-2; fi
@@ -92,8 +99,8 @@ findings() {
   grep -E '^(/work/)?train.cpp:[0-9]+:[0-9]+: warning: .*\[torch-[a-z0-9-]+\]$' "$r/work/out.txt" \
     | sed -E 's/^(\/work\/)?train.cpp:([0-9]+):([0-9]+): warning: .*\[(torch-[a-z0-9-]+)\]$/\2:\3 \4/' | sort -t: -k1,1n -k2,2n
 }
-check() { # check ROOT TORCHLINT LABEL
-  local r=$1 tl=$2 label=$3 got want
+check() { # check ROOT TORCHLINT LABEL BINARY (the ELF file TORCHLINT runs)
+  local r=$1 tl=$2 label=$3 bin=$4 got want
   echo "== $label: torchlint train.cpp with Debian's libtorch-dev (1.13)"
   got=$(findings "$r" "$tl")
   want=$(grep -v '^#' "$EXPECTED" | grep -v '^$' | sort -t: -k1,1n -k2,2n)
@@ -106,6 +113,8 @@ check() { # check ROOT TORCHLINT LABEL
     if [ "$got" != "$want" ]; then echo "FAIL ($label, libtorch 2.x):"; diff <(echo "$want") <(echo "$got") || true; return 1; fi
     echo "   $(echo "$got" | wc -l) findings, the README's 12"
   fi
+  echo "   ldd $bin:"
+  in_root "$r" sh -c "ldd $bin" | sed 's/^/     /' || true
   in_root "$r" sh -c "cd /work && $tl --version && $tl --explain torch-sync-item | head -1 && $tl --format=sarif train.cpp | grep -c '\"ruleId\"'" | sed 's/^/   /' || true
 }
 prepare() { # prepare NAME: a fresh copy of the base root with the example in /work
@@ -123,14 +132,26 @@ R=$(prepare wheel)
 cp "$WHEEL" "$R/tmp/"
 echo "== wheel: pip install $(basename "$WHEEL") (offline, into a venv)"
 in_root "$R" sh -c "python3 -m venv /opt/venv && /opt/venv/bin/pip install -q --no-index /tmp/$(basename "$WHEEL")"
-check "$R" /opt/venv/bin/torchlint wheel || status=1
+echo "== wheel: with nothing but the wheel and libtorch-dev, torchlint must name the missing C++ standard headers"
+set +e
+in_root "$R" sh -c "cd /work && /opt/venv/bin/torchlint --no-cache train.cpp" > "$R/work/out.txt" 2> "$R/work/err.txt"
+rc=$?
+set -e
+if [ $rc -ge 2 ] && grep -q "analysed partially: headers not found: 'cstdint'" "$R/work/err.txt"; then
+  echo "   exit code $rc: $(cut -c1-150 "$R/work/err.txt" | head -1)..."
+else
+  echo "FAIL: exit code $rc without libstdc++ headers"; status=1
+fi
+echo "== wheel: apt-get install libstdc++-12-dev (the C++ standard library's headers; the .deb depends on it)"
+in_root "$R" sh -c "apt-get install -y -q --no-install-recommends libstdc++-12-dev >/dev/null 2>&1 && dpkg-query -W -f='   \${Package} \${Version}\n' libstdc++-12-dev"
+check "$R" /opt/venv/bin/torchlint wheel "/opt/venv/lib/python3*/site-packages/torchlint/data/bin/torchlint" || status=1
 leave_root "$R"
 
 R=$(prepare deb)
 cp "$DEB" "$R/tmp/"
 echo "== deb: apt-get install ./$(basename "$DEB")"
-in_root "$R" sh -c "apt-get install -y -q /tmp/$(basename "$DEB") 2>&1 | grep -E '^(Setting up|Unpacking) torchlint|^E:' ; dpkg -s torchlint | grep -E '^(Version|Depends|Installed-Size):'" | sed 's/^/   /'
-check "$R" torchlint deb || status=1
+in_root "$R" sh -c "apt-get install -y -q /tmp/$(basename "$DEB") 2>&1 | grep -E '^(Setting up|Unpacking) (torchlint|libstdc)|^E: [^C]' ; dpkg -s torchlint | grep -E '^(Version|Depends|Installed-Size):'" | sed 's/^/   /'
+check "$R" torchlint deb /usr/bin/torchlint || status=1
 leave_root "$R"
 
 if [ $status -eq 0 ]; then echo "verify_clean_root: OK"; else echo "verify_clean_root: FAILED"; fi
