@@ -137,8 +137,8 @@ set +e
 in_root "$R" sh -c "cd /work && /opt/venv/bin/torchlint --no-cache train.cpp" > "$R/work/out.txt" 2> "$R/work/err.txt"
 rc=$?
 set -e
-if [ $rc -ge 2 ] && grep -q "analysed partially: headers not found: 'cstdint'" "$R/work/err.txt"; then
-  echo "   exit code $rc: $(cut -c1-150 "$R/work/err.txt" | head -1)..."
+if [ $rc -ge 2 ] && cat "$R/work/out.txt" "$R/work/err.txt" | grep -q "analysed partially: headers not found: 'cstdint'"; then
+  echo "   exit code $rc: $(cat "$R/work/out.txt" "$R/work/err.txt" | grep -o "analysed partially: headers not found: 'cstdint'.\{0,60\}" | head -1)..."
 else
   echo "FAIL: exit code $rc without libstdc++ headers"; status=1
 fi
