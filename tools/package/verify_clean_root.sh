@@ -40,7 +40,9 @@ EXPECTED=$SRC/tests/packaging/expected_train_findings.txt
 
 MOUNTS=()
 cleanup() {
-  for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do umount "${MOUNTS[$i]}" 2>/dev/null || umount -l "${MOUNTS[$i]}" || true; done
+  for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+    if mountpoint -q "${MOUNTS[$i]}"; then umount "${MOUNTS[$i]}" || umount -l "${MOUNTS[$i]}" || true; fi
+  done
 }
 trap cleanup EXIT
 in_root() { # in_root ROOT COMMAND...: chroot with /proc and /dev mounted
@@ -150,7 +152,7 @@ leave_root "$R"
 R=$(prepare deb)
 cp "$DEB" "$R/tmp/"
 echo "== deb: apt-get install ./$(basename "$DEB")"
-in_root "$R" sh -c "apt-get install -y -q /tmp/$(basename "$DEB") 2>&1 | grep -E '^(Setting up|Unpacking) (torchlint|libstdc)|^E: [^C]' ; dpkg -s torchlint | grep -E '^(Version|Depends|Installed-Size):'" | sed 's/^/   /'
+in_root "$R" sh -c "cd /tmp && apt-get install -y -q ./$(basename "$DEB") 2>&1 | grep -E '^(Setting up|Unpacking) (torchlint|libstdc)|^E: [^C]' ; dpkg -s torchlint | grep -E '^(Version|Depends|Installed-Size):'" | sed 's/^/   /'
 check "$R" torchlint deb /usr/bin/torchlint || status=1
 leave_root "$R"
 
