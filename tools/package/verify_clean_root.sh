@@ -117,7 +117,7 @@ check() { # check ROOT TORCHLINT LABEL BINARY (the ELF file TORCHLINT runs)
   fi
   echo "   ldd $bin:"
   in_root "$r" sh -c "ldd $bin" | sed 's/^/     /' || true
-  in_root "$r" sh -c "cd /work && $tl --version && $tl --explain torch-sync-item | head -1 && $tl --format=sarif train.cpp | grep -c '\"ruleId\"'" | sed 's/^/   /' || true
+  in_root "$r" sh -c "cd /work && $tl --version && $tl --explain torch-sync-item | head -1 && echo SARIF results: \$($tl --format=sarif train.cpp | grep -c '\"ruleId\"')" | sed 's/^/   /' || true
 }
 prepare() { # prepare NAME: a fresh copy of the base root with the example in /work
   local r=$WORK/$1
