@@ -11,7 +11,7 @@
 # (the wheel puts it under site-packages/torchlint/data/).
 #
 # The clang-tidy plugin is not part of it (it needs the host's clang-tidy-${LLVM_VERSION_MAJOR}):
-# `cmake --install BUILD --component plugin` installs it alone into <prefix>/lib/torchlint/.
+# `cmake --install BUILD --component plugin` installs it alone into <prefix>/lib/.
 
 include(GNUInstallDirs)
 # clang's resource directory, as analyzer/CMakeLists.txt finds it (that variable is its folder's).
@@ -35,8 +35,9 @@ install(FILES ${CMAKE_SOURCE_DIR}/rules/checks.json DESTINATION ${_share}/rules 
 install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${_share} COMPONENT torchlint)
 install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/torchlint
         RENAME copyright COMPONENT torchlint)
-install(TARGETS torchlint-tidy-plugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/torchlint
-        COMPONENT plugin EXCLUDE_FROM_ALL)
+# Into <prefix>/lib itself (not lib/<triplet>/ nor lib/torchlint/): the plugin finds
+# <prefix>/share/torchlint from the folder above its own, as the binary does.
+install(TARGETS torchlint-tidy-plugin LIBRARY DESTINATION lib COMPONENT plugin EXCLUDE_FROM_ALL)
 
 # --- Debian package: `cpack -G DEB` in a TORCHLINT_STATIC=ON build (tools/package/build_deb.sh) ---
 set(CPACK_PACKAGE_NAME torchlint)
