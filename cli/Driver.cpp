@@ -4,6 +4,7 @@
 #include "cli/Accel.h"
 #include "fixits/ApplyFixes.h"
 #include "core/Catalog.h"
+#include "core/InstallLayout.h"
 #include "cli/FileHashes.h"
 #include "core/Findings.h"
 #include "cli/InputCheck.h"
@@ -13,6 +14,7 @@
 #include "cli/TorchInstall.h"
 #include "core/TraversalScope.h"
 #include "fixits/VerifyFixes.h"
+#include "report/CodeQuality.h"
 #include "lsp/LspServer.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -57,7 +59,7 @@ cl::opt<std::string> Checks("checks",
                             cl::cat(Category));
 cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"),
                    cl::init(1), cl::cat(Category));
-cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown"),
+cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown, codequality"),
                                cl::init("text"), cl::cat(Category));
 cl::opt<std::string> Output("output", cl::desc("Write the report to this file instead of stdout"),
                             cl::value_desc("file"), cl::cat(Category));
@@ -239,7 +241,8 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
       if (StringRef(A).starts_with("-resource-dir"))
         return Args;
     tooling::CommandLineArguments Out = Args;
-    Out.insert(Out.begin() + (Out.empty() ? 0 : 1), "-resource-dir=" TORCHLINT_CLANG_RESOURCE_DIR);
+    Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+               "-resource-dir=" + torchlint::clangResourceDir(TORCHLINT_CLANG_RESOURCE_DIR));
     return Out;
   });
   return Adjusted;
@@ -424,7 +427,10 @@ std::optional<torchlint::Format> parseFormat() {
     return torchlint::Format::Html;
   if (FormatOpt == "markdown" || FormatOpt == "md")
     return torchlint::Format::Markdown;
-  errs() << "torchlint: error: unknown --format '" << FormatOpt << "' (text, json, sarif, yaml, html, markdown)\n";
+  if (FormatOpt == "codequality") // GitLab Code Quality (report/CodeQuality.cpp)
+    return torchlint::Format::CodeQuality;
+  errs() << "torchlint: error: unknown --format '" << FormatOpt
+         << "' (text, json, sarif, yaml, html, markdown, codequality)\n";
   return std::nullopt;
 }
 
@@ -660,6 +666,9 @@ bool writeReport(const Run &Run, torchlint::Format Fmt) {
     break;
   case torchlint::Format::Yaml:
     torchlint::writeYaml(OS, R, Run.Inputs.empty() ? "" : Run.Inputs.front());
+    break;
+  case torchlint::Format::CodeQuality:
+    torchlint::writeCodeQuality(OS, R, reportOptions());
     break;
   }
   // (A -j worker's errors are printed once, by the parent that merges its results.)

@@ -1,4 +1,5 @@
 #include "core/Catalog.h"
+#include "core/InstallLayout.h"
 #include "llvm/Support/Process.h"
 
 namespace torchlint {
@@ -35,6 +36,8 @@ std::string defaultChecksGlob(int MaxLevel) {
 std::string torchlintHome() {
   if (auto Env = llvm::sys::Process::GetEnv("TORCHLINT_HOME"))
     return *Env;
+  if (std::optional<std::string> Installed = installedDataDir()) // <prefix>/share/torchlint
+    return *Installed;
   return TORCHLINT_SOURCE_DIR;
 }
 

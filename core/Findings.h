@@ -52,7 +52,7 @@ bool offsetToLineColumn(llvm::StringRef File, unsigned Offset, unsigned &Line, u
 /// The text of line Line (1-based) of File, without the newline.
 std::string sourceLine(llvm::StringRef File, unsigned Line);
 
-enum class Format { Text, Json, Sarif, Yaml, Html, Markdown };
+enum class Format { Text, Json, Sarif, Yaml, Html, Markdown, CodeQuality };
 
 void writeText(llvm::raw_ostream &OS, const RunResult &R, bool Color);
 void writeJson(llvm::raw_ostream &OS, const RunResult &R);

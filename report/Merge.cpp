@@ -2,6 +2,7 @@
 #include "core/Catalog.h"
 #include "core/Findings.h"
 #include "cli/JsonFile.h"
+#include "report/CodeQuality.h"
 #include "report/ReportCommon.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -11,7 +12,7 @@
 namespace torchlint {
 
 static const char MergeUsage[] =
-    "usage: torchlint merge [--format=sarif|json|html|markdown|text] [--sarif-root=DIR] OUT IN...\n"
+    "usage: torchlint merge [--format=sarif|json|html|markdown|text|codequality] [--sarif-root=DIR] OUT IN...\n"
     "  Merges the results (SARIF or JSON, as torchlint writes them) of shards into OUT. The format\n"
     "  is --format, else OUT's extension (.sarif, .json, .html, .md), else that of the first input.\n"
     "  Exit codes as an analysis: 0 clean, 1 findings, 2 errors (unreadable inputs included).\n";
@@ -117,6 +118,8 @@ int mergeMain(int Argc, const char **Argv) {
     writeMarkdown(OS, R, Opts);
   else if (Format == "text")
     writeText(OS, R, false);
+  else if (Format == "codequality") // GitLab Code Quality (CodeQuality.cpp)
+    writeCodeQuality(OS, R, Opts);
   else {
     llvm::errs() << "torchlint merge: error: unknown --format '" << Format << "'\n";
     return 2;

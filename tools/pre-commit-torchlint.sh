@@ -1,5 +1,5 @@
 #!/bin/sh
-# pre-commit entry of the torchlint hook (.pre-commit-hooks.yaml): analyses the staged C/C++ files
+# pre-commit entry of the torchlint-system hook (.pre-commit-hooks.yaml; the `torchlint` hook runs the wheel's torchlint-pre-commit): analyses the staged C/C++ files
 # that pre-commit passes, and passes on an empty file list. torchlint options go in the hook's
 # `args`; compiler flags (used when there is no compile database) in $TORCHLINT_COMPILE_FLAGS.
 #   TORCHLINT                the torchlint binary (default: torchlint on PATH)

@@ -9,7 +9,8 @@ ROOT=$PWD
 TORCH_WHEEL_VERSION=${TORCHLINT_TORCH_VERSION:-2.15.0}
 PKGS="cmake ninja-build g++ ccache git python3 python3-pip unzip clang-19 clang-tidy-19 clang-tools-19
       libclang-19-dev llvm-19-dev libclang-cpp19-dev libfmt-dev libtorch-dev libgtest-dev libgmock-dev
-      libbenchmark-dev python3-jsonschema neovim"
+      libbenchmark-dev python3-jsonschema neovim
+      zlib1g-dev libzstd-dev dpkg-dev debootstrap"
 
 missing=""
 for p in $PKGS; do

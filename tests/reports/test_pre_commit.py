@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The torchlint hook (.pre-commit-hooks.yaml) through the real pre-commit framework: a hook
+"""The torchlint-system hook (.pre-commit-hooks.yaml; the wheel-based `torchlint` hook: tests/packaging) through the real pre-commit framework: a hook
 repository made from this checkout's hook files, used by a project's .pre-commit-config.yaml
 exactly as users do, on staged files."""
 import os
@@ -52,11 +52,11 @@ class PreCommit(unittest.TestCase):
             f.write(text)
 
     def config(self, extra=""):
-        self.write(".pre-commit-config.yaml", "repos:\n- repo: file://%s\n  rev: %s\n  hooks:\n  - id: torchlint\n%s"
+        self.write(".pre-commit-config.yaml", "repos:\n- repo: file://%s\n  rev: %s\n  hooks:\n  - id: torchlint-system\n%s"
                    % (self.hooks, self.rev, extra))
 
     def pre_commit(self, *args):
-        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "torchlint", *args], cwd=self.proj,
+        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "torchlint-system", *args], cwd=self.proj,
                               capture_output=True, text=True, env=self.env, timeout=300)
 
     def test_staged_file_with_a_finding_fails(self):

@@ -1,0 +1,5 @@
+import sys
+
+from torchlint import main
+
+sys.exit(main())
