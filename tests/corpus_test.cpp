@@ -444,6 +444,12 @@ TEST(CorpusHarness, CheckFixesParsesLinesAndOffsets) {
   EXPECT_EQ(C.Expected[0].Line, 3u);
   EXPECT_EQ(C.Expected[0].Level, "note");
   EXPECT_TRUE(parseCase(writeTemp("bad.cpp", "int x;\n// CHECK-FIXES:\n"), "torch-x").ParseError.size());
+  EXPECT_TRUE(parseCase(writeTemp("bad2.cpp", "int x;\n// CHECK-FIXES int y;\n"), "torch-x").ParseError.size());
+  EXPECT_TRUE(parseCase(writeTemp("bad3.cpp", "int x;\n// CHECK-NOTES: :1: note: n [torch-x]\n"), "torch-x").ParseError.size());
+  // Prose that mentions a CHECK line is not one.
+  Case Prose = parseCase(writeTemp("prose.cpp", "// Fixes: a .fixed.cpp, not inline CHECK-FIXES: why.\nint x;\n"), "torch-x");
+  EXPECT_EQ(Prose.ParseError, "");
+  EXPECT_TRUE(Prose.ExpectedFixes.empty());
 }
 
 TEST(CorpusHarness, SatisfiedCheckFixesPass) {
