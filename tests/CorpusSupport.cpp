@@ -8,6 +8,7 @@
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -62,14 +63,41 @@ Case parseCase(const std::string &Path, const std::string &Check) {
   if (fs::exists(Fixed))
     C.FixedPath = Fixed.string();
   static const std::regex Msg(
-      R"(//\s*CHECK-MESSAGES:\s*:(?:\[\[@LINE([+-]\d+)?\]\]|(\d+)):(\d+):\s*(warning|remark|note|error):\s*(.*?)\s*\[([A-Za-z0-9.-]+)\]\s*$)");
+      R"(//\s*CHECK-(?:MESSAGES|NOTES):\s*:(?:\[\[@LINE([+-]\d+)?\]\]|(\d+)):(\d+):\s*(warning|remark|note|error):\s*(.*?)\s*\[([A-Za-z0-9.-]+)\]\s*$)");
   static const std::regex Directive(R"(//\s*TORCHLINT-(CHECKS|VERSIONS|OPTIONS|MISSING-HEADERS):\s*(.*?)\s*$)");
+  static const std::regex Fix(R"(//\s*CHECK-FIXES:\s*(?::(?:\[\[@LINE([+-]\d+)?\]\]|(\d+)):\s*)?(.*?)\s*$)");
+  static const std::regex Malformed(R"(//\s*CHECK-(MESSAGES|NOTES|FIXES)\b)");
   std::istringstream In(readFile(Path));
   std::string Line;
+  std::vector<std::string> Seen; // the lines before this one
   unsigned N = 0;
-  while (std::getline(In, Line)) {
+  for (; std::getline(In, Line); Seen.push_back(Line)) {
     ++N;
     std::smatch M;
+    if (std::regex_search(Line, M, Fix)) {
+      FixExpectation E;
+      E.Directive = N;
+      E.Text = M[3];
+      if (M[2].matched) {
+        E.Line = std::stoul(M[2]);
+      } else if (M[1].matched || llvm::StringRef(M[0].str()).contains("[[@LINE]]")) {
+        E.Line = N + (M[1].matched ? std::stoi(M[1]) : 0);
+      } else {
+        // The nearest line above that is code: not blank, not a // comment (another CHECK line).
+        for (size_t I = Seen.size(); I-- > 0;) {
+          llvm::StringRef T = llvm::StringRef(Seen[I]).trim();
+          if (!T.empty() && !T.starts_with("//")) {
+            E.Line = I + 1;
+            break;
+          }
+        }
+      }
+      if (E.Line == 0 || E.Text.empty())
+        C.ParseError += "line " + std::to_string(N) + ": CHECK-FIXES needs a text and a line above it\n";
+      else
+        C.ExpectedFixes.push_back(E);
+      continue;
+    }
     if (std::regex_search(Line, M, Msg)) {
       Expectation E;
       if (M[2].matched)
@@ -83,8 +111,9 @@ Case parseCase(const std::string &Path, const std::string &Check) {
       C.Expected.push_back(E);
       continue;
     }
-    if (Line.find("CHECK-MESSAGES") != std::string::npos) {
-      C.ParseError += "line " + std::to_string(N) + ": malformed CHECK-MESSAGES\n";
+    // A CHECK line the patterns above do not read (prose that mentions one is not a CHECK line).
+    if (std::regex_search(Line, M, Malformed)) {
+      C.ParseError += "line " + std::to_string(N) + ": malformed CHECK-" + M[1].str() + "\n";
       continue;
     }
     if (std::regex_search(Line, M, Directive)) {
@@ -131,7 +160,132 @@ Case parseCase(const std::string &Path, const std::string &Check) {
       }
     }
   }
+  if (!C.FixedPath.empty() && !C.ExpectedFixes.empty())
+    C.ParseError += "both " + fs::path(C.FixedPath).filename().string() +
+                    " and inline CHECK-FIXES: expect the fixes one way\n";
   return C;
+}
+
+std::string FixExpectation::describe() const {
+  return "line " + std::to_string(Line) + " (CHECK-FIXES at line " + std::to_string(Directive) + "): " + Text;
+}
+
+static std::vector<std::string> splitLines(const std::string &S) {
+  std::vector<std::string> Out;
+  std::istringstream In(S);
+  for (std::string L; std::getline(In, L);)
+    Out.push_back(L);
+  return Out;
+}
+
+FixedLines mapFixedLines(const std::string &Original, const std::string &Fixed) {
+  std::vector<std::string> O = splitLines(Original), F = splitLines(Fixed);
+  size_t N = O.size(), M = F.size();
+  // Longest common subsequence of lines; L[i][j] for the suffixes O[i..], F[j..].
+  std::vector<std::vector<unsigned>> L(N + 1, std::vector<unsigned>(M + 1, 0));
+  for (size_t I = N; I-- > 0;)
+    for (size_t J = M; J-- > 0;)
+      L[I][J] = O[I] == F[J] ? L[I + 1][J + 1] + 1 : std::max(L[I + 1][J], L[I][J + 1]);
+  FixedLines R;
+  R.Lines.assign(N, "");
+  R.Changed.assign(N, false);
+  R.Hunk.assign(N, 0);
+  R.Written.assign(N, {});
+  int Hunks = 0;
+  auto Join = [&](size_t From, size_t To) { // F[From, To)
+    std::string S;
+    for (size_t K = From; K < To; ++K)
+      S += (K == From ? "" : "\n") + F[K];
+    return S;
+  };
+  // One hunk: original lines [I0, I1) became fixed lines [J0, J1); Prev: the unchanged line above.
+  auto Hunk = [&](size_t I0, size_t I1, size_t J0, size_t J1, std::optional<size_t> Prev) {
+    if (I0 == I1 && J0 == J1)
+      return;
+    int Id = ++Hunks;
+    if (I0 == I1) { // pure insertion: belongs to the line above (or to line 1)
+      size_t At = Prev ? *Prev : 0;
+      if (At >= N)
+        return;
+      R.Lines[At] = Prev ? R.Lines[At] + "\n" + Join(J0, J1) : Join(J0, J1) + "\n" + R.Lines[At];
+      R.Changed[At] = true;
+      R.Written[At].insert(R.Written[At].end(), F.begin() + J0, F.begin() + J1);
+      return;
+    }
+    for (size_t K = I0; K < I1; ++K) {
+      bool Pairwise = I1 - I0 == J1 - J0;
+      R.Lines[K] = Pairwise ? F[J0 + (K - I0)] : Join(J0, J1);
+      R.Changed[K] = true;
+      if (Pairwise) {
+        R.Written[K] = {F[J0 + (K - I0)]};
+      } else {
+        R.Hunk[K] = Id;
+        R.Written[K].assign(F.begin() + J0, F.begin() + J1);
+      }
+    }
+  };
+  size_t I = 0, J = 0, HI = 0, HJ = 0;
+  std::optional<size_t> Prev;
+  while (I < N && J < M) {
+    if (O[I] == F[J] && L[I][J] == L[I + 1][J + 1] + 1) {
+      R.Lines[I] = F[J];
+      Hunk(HI, I, HJ, J, Prev);
+      Prev = I;
+      HI = ++I;
+      HJ = ++J;
+    } else if (L[I + 1][J] >= L[I][J + 1]) {
+      ++I;
+    } else {
+      ++J;
+    }
+  }
+  Hunk(HI, N, HJ, M, Prev); // the rest of both files
+  return R;
+}
+
+std::string checkFixes(const std::vector<FixExpectation> &Expected, const std::string &Original,
+                       const std::string &Fixed) {
+  std::vector<std::string> O = splitLines(Original);
+  FixedLines R = mapFixedLines(Original, Fixed);
+  std::string Problems;
+  for (const FixExpectation &E : Expected) {
+    if (E.Line == 0 || E.Line > O.size()) {
+      Problems += E.describe() + ": no such line\n";
+      continue;
+    }
+    if (O[E.Line - 1].find(E.Text) != std::string::npos)
+      Problems += E.describe() + ": the line already reads so before the fix; the expectation checks nothing\n";
+    else if (R.Lines[E.Line - 1].find(E.Text) == std::string::npos)
+      Problems += E.describe() + ": after the fix the line reads: " + R.Lines[E.Line - 1] + "\n";
+  }
+  // Every line the fix wrote must be expected: it contains the text of a CHECK-FIXES about its
+  // original line (or, in a replacement of several lines by a different number, about any of them).
+  for (size_t I = 0; I < O.size(); ++I) {
+    if (!R.Changed[I])
+      continue;
+    if (R.Written[I].empty() && (R.Hunk[I] == 0 || I == 0 || R.Hunk[I - 1] != R.Hunk[I]))
+      Problems += "line " + std::to_string(I + 1) + ": the fix deleted `" + O[I] +
+                  "`, which CHECK-FIXES cannot expect: compare the whole file (<case>.fixed.cpp)\n";
+    if (R.Hunk[I] != 0 && I > 0 && R.Hunk[I - 1] == R.Hunk[I])
+      continue; // the hunk's lines were checked at its first line
+    for (const std::string &W : R.Written[I]) {
+      bool Covered = false;
+      for (const FixExpectation &E : Expected)
+        Covered |= E.Line >= 1 && E.Line <= O.size() &&
+                    (E.Line - 1 == I || (R.Hunk[I] != 0 && R.Hunk[E.Line - 1] == R.Hunk[I])) &&
+                    W.find(E.Text) != std::string::npos;
+      if (!Covered)
+        Problems += "line " + std::to_string(I + 1) + " (`" + O[I] + "`): the fix wrote `" + W +
+                    "`, which no CHECK-FIXES expects\n";
+    }
+  }
+  return Problems;
+}
+
+std::string Case::checkFixed(const std::string &After) const {
+  if (!FixedPath.empty())
+    return After == readFile(FixedPath) ? "" : "the file after --fix differs from " + FixedPath + "\n";
+  return checkFixes(ExpectedFixes, readFile(Path), After);
 }
 
 std::vector<Case> discoverCases(const std::string &CorpusDir) {
@@ -213,14 +367,17 @@ std::string buildPch(int Version, std::string &Error) {
 }
 
 std::vector<FixRun> fixRuns(const std::vector<const Case *> &Cases, const std::string &Dir, int Version,
-                            const std::string &Pch, const std::vector<std::string> &Options) {
+                            const std::string &Pch, const std::vector<std::string> &Options, bool Plugin) {
   std::map<std::pair<std::string, std::string>, std::vector<const Case *>> Groups;
   for (const Case *C : Cases)
     Groups[{C->Checks, C->Config}].push_back(C);
   std::vector<FixRun> Runs;
   for (auto &[Key, Group] : Groups) {
     FixRun R;
-    R.Args = {TORCHLINT_CLI, "--fix"};
+    if (Plugin)
+      R.Args = {TORCHLINT_CLANG_TIDY, "-load", TORCHLINT_PLUGIN, "--fix"};
+    else
+      R.Args = {TORCHLINT_CLI, "--fix"};
     R.Args.insert(R.Args.end(), Options.begin(), Options.end());
     R.Args.push_back("--checks=" + Key.first);
     if (!Key.second.empty())

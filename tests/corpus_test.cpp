@@ -2,8 +2,10 @@
 // torchlint CLI and clang-tidy-19 -load torchlint-tidy-plugin.so) against BOTH libtorch versions
 // (Debian's 1.13 and the 2.x headers from the torch wheel). Each must report exactly the findings
 // written inline in the case (// CHECK-MESSAGES: ...), and the two front ends must agree to the
-// letter. Cases with <case>.fixed.cpp are fixed with `torchlint --fix` and compared, and the fixed
-// file must compile against every version the case runs on.
+// letter. Cases that expect fixes (inline // CHECK-FIXES: ..., or a whole <case>.fixed.cpp) are
+// fixed with `torchlint --fix` and with `clang-tidy-19 -load <plugin> --fix`, each on its own copy;
+// both results must be what the case expects, and the fixed file must compile against every version
+// the case runs on.
 //
 // Speed by design: torch/torch.h is parsed once per version into a PCH (build/corpus-pch) that
 // every run shares, and each front end analyses all selected cases of a version in one batch
@@ -39,7 +41,7 @@ struct Param {
 std::vector<Param> params(bool FixOnly) {
   std::vector<Param> Out;
   for (const Case &C : allCases()) {
-    if (FixOnly && C.FixedPath.empty())
+    if (FixOnly && !C.testsFixes())
       continue;
     for (int V : C.Versions)
       Out.push_back({&C, V});
@@ -94,15 +96,20 @@ public:
   const Batch &cli(int Version) { return batch(Version, true); }
   const Batch &plugin(int Version) { return batch(Version, false); }
 
-  /// --fix output of each case with a .fixed.cpp (run on a copy), per version.
-  const std::map<std::string, std::string> &fixed(int Version, std::string &Error) {
+  /// The fixed copy of each case that expects fixes, per front end and version.
+  struct FixedCopy {
+    std::string Path, Text;
+  };
+  using FixedCopies = std::map<std::string, FixedCopy>; // case path -> its fixed copy
+  const FixedCopies &fixed(int Version, bool Plugin, std::string &Error) {
     std::lock_guard<std::mutex> L(M);
-    auto It = Fixed.find(Version);
+    auto Key = std::make_pair(Version, Plugin);
+    auto It = Fixed.find(Key);
     if (It == Fixed.end()) {
-      It = Fixed.emplace(Version, std::map<std::string, std::string>()).first;
-      FixErrors[Version] = runFixes(Version, It->second);
+      It = Fixed.emplace(Key, FixedCopies()).first;
+      FixErrors[Key] = runFixes(Version, Plugin, It->second);
     }
-    Error = FixErrors[Version];
+    Error = FixErrors[Key];
     return It->second;
   }
 
@@ -189,9 +196,10 @@ private:
     return B;
   }
 
-  std::string runFixes(int Version, std::map<std::string, std::string> &Out) {
+  std::string runFixes(int Version, bool Plugin, FixedCopies &Out) {
     std::set<std::string> Sel = selectedCasePaths(Version, "Fix");
-    fs::path Dir = fs::path(TORCHLINT_BINARY_DIR) / "corpus-fix" / ("v" + std::to_string(Version));
+    fs::path Dir = fs::path(TORCHLINT_BINARY_DIR) / (Plugin ? "corpus-fix-plugin" : "corpus-fix") /
+                   ("v" + std::to_string(Version));
     std::error_code EC;
     fs::remove_all(Dir, EC);
     fs::create_directories(Dir);
@@ -203,22 +211,27 @@ private:
     // One --fix run per (checks, config) group.
     std::vector<const Case *> Cases;
     for (const Case &C : allCases())
-      if (!C.FixedPath.empty() && Sel.count(C.Path))
+      if (C.testsFixes() && Sel.count(C.Path))
         Cases.push_back(&C);
-    for (const FixRun &Run : fixRuns(Cases, Dir.string(), Version, P, {"--quiet", "-j2", "--format=json", "--no-cache"})) {
+    std::vector<std::string> Options = {"--quiet"};
+    if (!Plugin)
+      Options.insert(Options.end(), {"-j2", "--format=json", "--no-cache"});
+    for (const FixRun &Run : fixRuns(Cases, Dir.string(), Version, P, Options, Plugin)) {
       CommandResult R = runCommand(Run.Args);
+      // clang-tidy exits 1 when it found something; the CLI 1 for findings.
       if (R.ExitCode < 0 || R.ExitCode > 1)
-        Errors += "torchlint --fix failed (exit " + std::to_string(R.ExitCode) + "): " + R.Stderr.substr(0, 4000);
+        Errors += std::string(Plugin ? "clang-tidy-19 -load plugin" : "torchlint") + " --fix failed (exit " +
+                  std::to_string(R.ExitCode) + "): " + R.Stderr.substr(0, 4000) + R.Stdout.substr(0, 2000);
       for (auto &[Copy, C] : Run.Copies)
-        Out[C->Path] = readFile(Copy);
+        Out[C->Path] = {Copy, readFile(Copy)};
     }
     return Errors;
   }
 
   std::mutex M, PchM;
   std::map<std::pair<int, bool>, Batch> Batches;
-  std::map<int, std::map<std::string, std::string>> Fixed;
-  std::map<int, std::string> FixErrors;
+  std::map<std::pair<int, bool>, FixedCopies> Fixed;
+  std::map<std::pair<int, bool>, std::string> FixErrors;
   std::map<int, std::string> Pch, PchErr;
 };
 
@@ -323,15 +336,28 @@ class Fix : public ::testing::TestWithParam<Param> {};
 TEST_P(Fix, FixItProducesTheExpectedFileWhichCompiles) {
   const Case &C = *GetParam().C;
   int V = GetParam().Version;
+  ASSERT_TRUE(C.ParseError.empty()) << C.Path << ": " << C.ParseError;
+  std::string CliFixed;
+  for (bool Plugin : {false, true}) {
+    const char *FrontEnd = Plugin ? "clang-tidy-19 -load plugin --fix" : "torchlint --fix";
+    std::string Err;
+    const auto &Out = Runs::get().fixed(V, Plugin, Err);
+    ASSERT_TRUE(Err.empty()) << Err;
+    auto It = Out.find(C.Path);
+    ASSERT_NE(It, Out.end());
+    const std::string &After = It->second.Text;
+    EXPECT_EQ(C.checkFixed(After), "") << FrontEnd << " on " << C.Path << " (libtorch "
+                                       << (V == 1 ? "1.13" : "2.x") << "), fixed copy " << It->second.Path;
+    EXPECT_NE(After, readFile(C.Path)) << FrontEnd << " changed nothing in " << C.Path;
+    if (Plugin)
+      EXPECT_EQ(After, CliFixed) << "the two front ends fix " << C.Path << " differently";
+    else
+      CliFixed = After;
+  }
+  // The fixed file (the expected .fixed.cpp, or the CLI's fixed copy when the case expects its
+  // fixes inline) compiles against this libtorch version.
   std::string Err;
-  const auto &Out = Runs::get().fixed(V, Err);
-  ASSERT_TRUE(Err.empty()) << Err;
-  auto It = Out.find(C.Path);
-  ASSERT_NE(It, Out.end());
-  std::string Expected = readFile(C.FixedPath);
-  EXPECT_EQ(It->second, Expected) << "torchlint --fix on " << C.Path << " differs from " << C.FixedPath;
-  EXPECT_NE(It->second, readFile(C.Path)) << "the fix changed nothing in " << C.Path;
-  // The expected fixed file compiles against this libtorch version.
+  std::string Compiled = C.FixedPath.empty() ? Runs::get().fixed(V, false, Err).at(C.Path).Path : C.FixedPath;
   std::string PchErr;
   const std::string &P = Runs::get().pch(V, PchErr);
   ASSERT_TRUE(PchErr.empty()) << PchErr;
@@ -340,9 +366,9 @@ TEST_P(Fix, FixItProducesTheExpectedFileWhichCompiles) {
     Args.push_back(F);
   Args.push_back("-include-pch");
   Args.push_back(P);
-  Args.push_back(C.FixedPath);
+  Args.push_back(Compiled);
   CommandResult R = runCommand(Args);
-  EXPECT_EQ(R.ExitCode, 0) << C.FixedPath << " does not compile against libtorch "
+  EXPECT_EQ(R.ExitCode, 0) << Compiled << " does not compile against libtorch "
                            << (V == 1 ? "1.13" : "2.x") << ":\n"
                            << R.Stderr.substr(0, 4000);
 }
@@ -378,7 +404,82 @@ TEST(CorpusLayout, EveryCheckHasPositiveAndNegativeCases) {
 TEST(CorpusLayout, NegativeCasesExpectNothing) {
   for (const Case &C : allCases())
     if (C.isNegative())
-      EXPECT_TRUE(C.Expected.empty()) << C.Path << " is named as a negative case but expects findings";
+      EXPECT_TRUE(C.Expected.empty() && !C.testsFixes()) << C.Path << " is named as a negative case but expects findings";
+}
+
+TEST(CorpusLayout, EveryCaseParses) {
+  for (const Case &C : allCases())
+    EXPECT_EQ(C.ParseError, "") << C.Path;
+}
+
+// The harness itself: an expectation that cannot be satisfied fails (each of the ways).
+std::string writeTemp(const std::string &Name, const std::string &Text) {
+  fs::path P = fs::path(TORCHLINT_BINARY_DIR) / "corpus-harness-selftest" / Name;
+  fs::create_directories(P.parent_path());
+  std::ofstream(P) << Text;
+  return P.string();
+}
+
+const char *SelfTestOriginal = "int main() {\n"          // 1
+                               "  auto a = f(1);\n"      // 2
+                               "  // CHECK-FIXES: f(2)\n" // 3
+                               "  auto b = g();\n"       // 4
+                               "  return 0;\n"           // 5
+                               "}\n";                    // 6
+
+TEST(CorpusHarness, CheckFixesParsesLinesAndOffsets) {
+  Case C = parseCase(writeTemp("parse.cpp", std::string(SelfTestOriginal) +
+                                                "// CHECK-FIXES: :[[@LINE-3]]: g(1)\n"  // 7 -> 4
+                                                "// CHECK-FIXES: :2: f(2)\n"            // 8
+                                                "// CHECK-NOTES: :[[@LINE-6]]:3: note: n [torch-x]\n"),
+                     "torch-x");
+  ASSERT_EQ(C.ParseError, "");
+  ASSERT_EQ(C.ExpectedFixes.size(), 3u);
+  EXPECT_EQ(C.ExpectedFixes[0].Line, 2u); // the code line above the comment
+  EXPECT_EQ(C.ExpectedFixes[0].Text, "f(2)");
+  EXPECT_EQ(C.ExpectedFixes[1].Line, 4u);
+  EXPECT_EQ(C.ExpectedFixes[1].Text, "g(1)");
+  EXPECT_EQ(C.ExpectedFixes[2].Line, 2u);
+  ASSERT_EQ(C.Expected.size(), 1u);
+  EXPECT_EQ(C.Expected[0].Line, 3u);
+  EXPECT_EQ(C.Expected[0].Level, "note");
+  EXPECT_TRUE(parseCase(writeTemp("bad.cpp", "int x;\n// CHECK-FIXES:\n"), "torch-x").ParseError.size());
+  EXPECT_TRUE(parseCase(writeTemp("bad2.cpp", "int x;\n// CHECK-FIXES int y;\n"), "torch-x").ParseError.size());
+  EXPECT_TRUE(parseCase(writeTemp("bad3.cpp", "int x;\n// CHECK-NOTES: :1: note: n [torch-x]\n"), "torch-x").ParseError.size());
+  // Prose that mentions a CHECK line is not one.
+  Case Prose = parseCase(writeTemp("prose.cpp", "// Fixes: a .fixed.cpp, not inline CHECK-FIXES: why.\nint x;\n"), "torch-x");
+  EXPECT_EQ(Prose.ParseError, "");
+  EXPECT_TRUE(Prose.ExpectedFixes.empty());
+}
+
+TEST(CorpusHarness, SatisfiedCheckFixesPass) {
+  std::string Fixed = "int main() {\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
+  EXPECT_EQ(checkFixes({{2, 3, "auto a = f(2);"}}, SelfTestOriginal, Fixed), "");
+  // An inserted line is expected on the line above it.
+  std::string Inserted = "int main() {\n  guard g;\n  auto a = f(1);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
+  EXPECT_EQ(checkFixes({{1, 0, "guard g;"}}, SelfTestOriginal, Inserted), "");
+}
+
+TEST(CorpusHarness, UnsatisfiableCheckFixesFail) {
+  std::string Fixed = "int main() {\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
+  // The wrong text.
+  EXPECT_NE(checkFixes({{2, 3, "f(3)"}}, SelfTestOriginal, Fixed), "");
+  // The right text on the wrong line (the text of the comment itself does not count).
+  EXPECT_NE(checkFixes({{2, 3, "f(2)"}, {4, 0, "f(2)"}}, SelfTestOriginal, Fixed), "");
+  // No fix applied at all.
+  EXPECT_NE(checkFixes({{2, 3, "f(2)"}}, SelfTestOriginal, SelfTestOriginal), "");
+  // A text the line already had: checks nothing.
+  EXPECT_NE(checkFixes({{2, 3, "f(2)"}, {4, 0, "g()"}}, SelfTestOriginal, Fixed), "");
+  // A change no CHECK-FIXES expects.
+  std::string Two = "int main() {\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g(0);\n  return 0;\n}\n";
+  EXPECT_NE(checkFixes({{2, 3, "f(2)"}}, SelfTestOriginal, Two), "");
+  // An inserted line nobody expects.
+  std::string Inserted = "int main() {\n  guard g;\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
+  EXPECT_NE(checkFixes({{2, 3, "f(2)"}}, SelfTestOriginal, Inserted), "");
+  // Through a case: the same expectation read from a file, checked against a fixed text.
+  Case C = parseCase(writeTemp("wrong.cpp", SelfTestOriginal), "torch-x");
+  EXPECT_EQ(C.checkFixed(Fixed), "");
+  EXPECT_NE(C.checkFixed(SelfTestOriginal), "");
 }
 
 } // namespace

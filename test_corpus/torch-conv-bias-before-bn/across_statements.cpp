@@ -15,7 +15,7 @@ struct Stem : torch::nn::Module {
   }
   torch::Tensor forward(torch::Tensor x) {
     x = conv->forward(x);
-    // CHECK-MESSAGES: :[[@LINE-1]]:9: note: the convolution's output feeds BatchNorm2d here [torch-conv-bias-before-bn]
+    // CHECK-NOTES: :[[@LINE-1]]:9: note: the convolution's output feeds BatchNorm2d here [torch-conv-bias-before-bn]
     x = bn->forward(x);
     return torch::relu(x);
   }
@@ -31,7 +31,7 @@ struct Head : torch::nn::Module {
   }
   torch::Tensor forward(const torch::Tensor &x) {
     auto y = conv(x);
-    // CHECK-MESSAGES: :[[@LINE-1]]:14: note: the convolution's output feeds BatchNorm2d here [torch-conv-bias-before-bn]
+    // CHECK-NOTES: :[[@LINE-1]]:14: note: the convolution's output feeds BatchNorm2d here [torch-conv-bias-before-bn]
     return bn(y);
   }
   torch::nn::Conv2d conv;

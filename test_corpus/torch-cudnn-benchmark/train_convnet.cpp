@@ -1,4 +1,7 @@
 // torch-cudnn-benchmark: a conv-net trained on CUDA without the cuDNN auto-tuner.
+// Fixes: the whole <case>.fixed.cpp, not inline CHECK-FIXES: the fix inserts a statement before
+// the body's first statement, so a CHECK-FIXES comment at the top of the body would itself be the
+// line the insertion follows; the whole file shows where the statement lands.
 #include <torch/torch.h>
 
 struct Net : torch::nn::Module {
@@ -21,7 +24,7 @@ void train(std::shared_ptr<Net> net, torch::optim::Optimizer &opt) {
 }
 
 int main() {
-// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: this program runs convolutions (Conv2d at line 6) on CUDA (from line 16) and trains (line 18) without the cuDNN auto-tuner [torch-cudnn-benchmark]
+// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: this program runs convolutions (Conv2d at line 9) on CUDA (from line 19) and trains (line 21) without the cuDNN auto-tuner [torch-cudnn-benchmark]
   auto net = std::make_shared<Net>();
   net->to(torch::kCUDA);
   torch::optim::SGD opt(net->parameters(), 0.01);

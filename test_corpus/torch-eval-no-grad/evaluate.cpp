@@ -1,4 +1,7 @@
 // torch-eval-no-grad: evaluation after eval() with gradient recording on.
+// Fixes: the whole <case>.fixed.cpp, not inline CHECK-FIXES: the fix inserts a statement before
+// the body's first statement, so a CHECK-FIXES comment at the top of the body would itself be the
+// line the insertion follows; the whole file shows where the statement lands.
 #include <torch/torch.h>
 
 struct Net : torch::nn::Module {

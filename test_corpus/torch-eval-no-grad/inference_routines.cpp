@@ -1,6 +1,9 @@
 // torch-eval-no-grad: evaluation and inference routines (named so) that run forward() without
 // eval() and without a guard. A model with neither dropout nor batch norm needs no eval(), but the
 // graph is still recorded. They train nothing and give back no tensor.
+// Fixes: the whole <case>.fixed.cpp, not inline CHECK-FIXES: the fix inserts a statement before
+// the body's first statement, so a CHECK-FIXES comment at the top of the body would itself be the
+// line the insertion follows; the whole file shows where the statement lands.
 #include <torch/torch.h>
 #include <iostream>
 

@@ -17,9 +17,11 @@ int main() {
     // Fixable: a scalar value and a mask computed elementwise from x itself.
     x.index_put_({x < 0}, 0);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: index_put_ with a boolean mask runs nonzero() [torch-sync-bool-mask]
+    // CHECK-FIXES: x.masked_fill_(x < 0, 0);
     auto bad = x.isnan() | x.isinf();
     x.index_put_({bad}, 0.5);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: index_put_ with a boolean mask runs nonzero() [torch-sync-bool-mask]
+    // CHECK-FIXES: x.masked_fill_(bad, 0.5);
     // Not fixable: the mask has scores' shape, not x's (it selects rows of x).
     auto rows = scores > 0.5;
     x.index_put_({rows}, 1.0);

@@ -21,15 +21,15 @@ public:
       opt_.step();
       total += loss.template item<double>();
       // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: Tensor::item() copies the value to the host [torch-sync-item]
-      // CHECK-MESSAGES: :[[@LINE-2]]:30: note: accumulate on the device instead: a tensor accumulator declared before the loop [torch-sync-item]
+      // CHECK-NOTES: :[[@LINE-2]]:30: note: accumulate on the device instead: a tensor accumulator declared before the loop [torch-sync-item]
       auto scaled = torch::log_softmax(out, 1) * 2;
       total += scaled.sum().template item<double>();
       // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: Tensor::item() copies the value to the host [torch-sync-item]
-      // CHECK-MESSAGES: :[[@LINE-2]]:38: note: accumulate on the device instead [torch-sync-item]
+      // CHECK-NOTES: :[[@LINE-2]]:38: note: accumulate on the device instead [torch-sync-item]
       torch::Tensor typed = loss.detach();
       total += typed.item<double>();
       // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: Tensor::item() copies the value to the host [torch-sync-item]
-      // CHECK-MESSAGES: :[[@LINE-2]]:22: note: accumulate on the device instead [torch-sync-item]
+      // CHECK-NOTES: :[[@LINE-2]]:22: note: accumulate on the device instead [torch-sync-item]
     }
     return total;
   }

@@ -13,6 +13,7 @@ struct Net : torch::nn::Module {
 void reset(torch::optim::Optimizer &opt) {
   opt.zero_grad();
   // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: Optimizer::zero_grad() in libtorch < 2.0 writes zeros into every gradi [torch-zero-grad-set-to-none]
+  // CHECK-FIXES: for (auto &group : opt.param_groups()) for (auto &param : group.params()) param.mutable_grad().reset();
 }
 
 int main() {
@@ -21,13 +22,16 @@ int main() {
   for (int step = 0; step < 100; ++step) {
     opt.zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: Optimizer::zero_grad() in libtorch < 2.0 writes zeros into every gradi [torch-zero-grad-set-to-none]
+    // CHECK-FIXES: for (auto &group : opt.param_groups()) for (auto &param : group.params()) param.mutable_grad().reset();
     auto loss = model->forward(torch::randn({4, 8})).sum();
     loss.backward();
     opt.step();
     model->zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: Module::zero_grad() in libtorch < 2.0 defaults to set_to_none = false [torch-zero-grad-set-to-none]
+    // CHECK-FIXES: model->zero_grad(true);
     model->zero_grad(false);
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: Module::zero_grad(false) writes zeros into every gradient [torch-zero-grad-set-to-none]
+    // CHECK-FIXES: model->zero_grad(true);
     reset(opt);
   }
   // Through a pointer, and as the body of an if: the fix-it rewrites the statement.
@@ -36,6 +40,7 @@ int main() {
     if (step % 4 == 0)
       adam->zero_grad();
     // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: Optimizer::zero_grad() in libtorch < 2.0 writes zeros into every gradi [torch-zero-grad-set-to-none]
+      // CHECK-FIXES: for (auto &group : adam->param_groups()) for (auto &param : group.params()) param.mutable_grad().reset();
     model->forward(torch::randn({4, 8})).sum().backward();
     adam->step();
   }

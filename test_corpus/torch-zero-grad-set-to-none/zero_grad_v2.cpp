@@ -14,8 +14,10 @@ int main() {
     opt.step();
     opt.zero_grad(false);
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: Optimizer::zero_grad(false) writes zeros into every gradient [torch-zero-grad-set-to-none]
+    // CHECK-FIXES: opt.zero_grad(true);
     model->zero_grad(/*set_to_none=*/false);
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: Module::zero_grad(false) writes zeros into every gradient [torch-zero-grad-set-to-none]
+    // CHECK-FIXES: model->zero_grad(/*set_to_none=*/true);
   }
   return 0;
 }
