@@ -1,9 +1,9 @@
 #include "analysis/Autograd.h"
-#include "core/Recovery.h"
-#include "core/AstWalk.h"
 #include "analysis/HotCode.h"
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
+#include "core/AstWalk.h"
+#include "core/Recovery.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -160,8 +160,8 @@ const Stmt *findGradientUse(const FunctionDecl *FD) {
     else if (Callee->getName() == "requires_grad") {
       // TensorOptions().requires_grad(x) / torch::requires_grad(x), unless x is provably false.
       const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
-      bool Options = MD ? isTensorOptionsType(QualType(MD->getParent()->getTypeForDecl(), 0))
-                        : Q == "c10::requires_grad";
+      bool Options =
+          MD ? isTensorOptionsType(QualType(MD->getParent()->getTypeForDecl(), 0)) : Q == "c10::requires_grad";
       if (Options && C->getNumArgs() >= 1)
         Found = C;
     }
@@ -183,7 +183,8 @@ const CallExpr *findTrainingCall(const FunctionDecl *FD) {
 } // namespace torchlint
 
 namespace torchlint {
-static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth, llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth,
+                                  llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   if (!FD || !Seen.insert(FD->getCanonicalDecl()).second)
     return false;
   if (findGradientUse(FD))

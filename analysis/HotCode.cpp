@@ -1,8 +1,8 @@
 #include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
-#include "core/Recovery.h"
-#include "core/PerTU.h"
 #include "analysis/TorchTypes.h"
+#include "core/PerTU.h"
+#include "core/Recovery.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -31,20 +31,16 @@ bool isLoopStatement(const Stmt *S) {
 
 namespace {
 
-
 /// True when Child (a direct child of Loop) runs on every iteration.
 bool childRunsEachIteration(const Stmt *Loop, const Stmt *Child) {
   if (const auto *F = dyn_cast<ForStmt>(Loop))
     return Child != F->getInit();
   if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
-    return Child == R->getBody() || Child == R->getLoopVarStmt() || Child == R->getInc() ||
-           Child == R->getCond();
+    return Child == R->getBody() || Child == R->getLoopVarStmt() || Child == R->getInc() || Child == R->getCond();
   return true;
 }
 
-const FunctionDecl *canon(const FunctionDecl *FD) {
-  return FD ? FD->getCanonicalDecl() : nullptr;
-}
+const FunctionDecl *canon(const FunctionDecl *FD) { return FD ? FD->getCanonicalDecl() : nullptr; }
 
 bool derivesFromGtestTest(const CXXRecordDecl *RD, unsigned Depth = 0) {
   if (!RD || Depth > 8)
@@ -82,10 +78,8 @@ bool declaredByTestMacro(const FunctionDecl *FD) {
 /// Collects call sites of user code (system headers are skipped) with their enclosing loop.
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
-  CallCollector(ASTContext &Ctx,
-                llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out,
-                std::vector<const FunctionDecl *> &Forwards,
-                llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
+  CallCollector(ASTContext &Ctx, llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out,
+                std::vector<const FunctionDecl *> &Forwards, llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
                 llvm::DenseMap<const Stmt *, const FunctionDecl *> &BodyOf,
                 llvm::DenseSet<const FunctionDecl *> &TestBodies, llvm::DenseSet<const FunctionDecl *> &Referenced)
       : Ctx(Ctx), Out(Out), Forwards(Forwards), Parents(Parents), BodyOf(BodyOf), TestBodies(TestBodies),
@@ -152,9 +146,8 @@ public:
   bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
     if (!TraverseStmt(S->getInit()))
       return false;
-    return withLoop(S, [&] {
-      return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody());
-    });
+    return withLoop(
+        S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody()); });
   }
   bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
     return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getBody()); });
@@ -175,9 +168,7 @@ public:
       return false;
     if (!TraverseStmt(S->getRangeInit()))
       return false;
-    return withLoop(S, [&] {
-      return TraverseStmt(S->getLoopVarStmt()) && TraverseStmt(S->getBody());
-    });
+    return withLoop(S, [&] { return TraverseStmt(S->getLoopVarStmt()) && TraverseStmt(S->getBody()); });
   }
 
   // A function named other than as a callee (its address taken, a callback): HotCodeAnalysis::
@@ -324,7 +315,7 @@ void HotCodeAnalysis::build() {
         LoopCalls.push_back({Entry.first, &S});
   std::sort(LoopCalls.begin(), LoopCalls.end(), [&](const auto &A, const auto &B) {
     return Ctx.getSourceManager().isBeforeInTranslationUnit(A.second->Call->getBeginLoc(),
-                                                           B.second->Call->getBeginLoc());
+                                                            B.second->Call->getBeginLoc());
   });
   for (auto &[Callee, Site] : LoopCalls) {
     std::string Why = "in " + describe(Callee) + ", called on every iteration of the loop in " +
@@ -381,8 +372,8 @@ bool isBoundedLoop(const Stmt *S) {
   llvm::StringRef N = MD->getName();
   std::string Cls = MD->getParent()->getQualifiedNameAsString();
   if (Cls == "torch::nn::Module")
-    return N == "parameters" || N == "named_parameters" || N == "buffers" || N == "named_buffers" ||
-           N == "children" || N == "named_children" || N == "modules" || N == "named_modules";
+    return N == "parameters" || N == "named_parameters" || N == "buffers" || N == "named_buffers" || N == "children" ||
+           N == "named_children" || N == "modules" || N == "named_modules";
   if (Cls == "torch::optim::Optimizer")
     return N == "param_groups";
   return false;
@@ -492,8 +483,7 @@ const FunctionDecl *HotCodeAnalysis::enclosingFunction(const Stmt *S) const {
   return nullptr;
 }
 
-std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loop,
-                                                 const FunctionDecl *&FD) const {
+std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loop, const FunctionDecl *&FD) const {
   Loop = nullptr;
   FD = nullptr;
   const Stmt *Prev = S;

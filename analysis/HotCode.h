@@ -12,9 +12,9 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include <vector>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torchlint {
 
@@ -81,7 +81,9 @@ public:
   std::vector<const clang::Expr *> callsOf(const clang::FunctionDecl *FD) const;
   /// True when user code of this TU names FD other than as the callee of a call (its address
   /// taken, passed as a callback): then its calls in this TU are not all its callers.
-  bool referencedOtherThanCalled(const clang::FunctionDecl *FD) const { return Referenced.count(FD->getCanonicalDecl()); }
+  bool referencedOtherThanCalled(const clang::FunctionDecl *FD) const {
+    return Referenced.count(FD->getCanonicalDecl());
+  }
   /// The argument passed to parameter PV at every call of its function in this TU, when that is
   /// all its function ever receives there: the function is called at least once and never named
   /// otherwise, PV is a const reference or a copy that is never written, and no call leaves it
@@ -109,8 +111,7 @@ private:
   void classifyLoops(const std::vector<CallSite> &StepCalls,
                      const std::vector<std::pair<const clang::Stmt *, CallSite>> &Loops,
                      const llvm::DenseSet<const clang::Stmt *> &LoaderLoops);
-  std::optional<HotContext> hotAt(const clang::Stmt *S, const clang::Stmt *&Loop,
-                                  const clang::FunctionDecl *&FD) const;
+  std::optional<HotContext> hotAt(const clang::Stmt *S, const clang::Stmt *&Loop, const clang::FunctionDecl *&FD) const;
 
   clang::ASTContext &Ctx;
   // callee (canonical) -> call sites
@@ -123,7 +124,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
-  llvm::DenseSet<const clang::FunctionDecl *> Referenced; // canonical, named other than as a callee
+  llvm::DenseSet<const clang::FunctionDecl *> Referenced;                  // canonical, named other than as a callee
   /// The innermost loop of Loops that is not an epoch loop, or null.
   const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };

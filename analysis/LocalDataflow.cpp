@@ -1,10 +1,10 @@
 #include "analysis/LocalDataflow.h"
-#include "analysis/TorchTypes.h"
-#include "clang/AST/ExprCXX.h"
 #include "analysis/HotCode.h"
+#include "analysis/TorchTypes.h"
 #include "core/PerTU.h"
-#include "clang/AST/StmtCXX.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
 
@@ -41,7 +41,6 @@ public:
   bool Escaped = false;
 
 private:
-
   void classify(const Expr *Use) {
     // Walk up through parens and implicit nodes to the expression that uses the variable.
     const Expr *E = Use;
@@ -98,8 +97,8 @@ private:
         // t.set_(...), t.swap(...), t.resize_(...): the variable stops being what it was made as.
         if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
           if (MD->getDeclName().isIdentifier() &&
-              llvm::is_contained({"set_", "swap", "resize_", "resize_as_", "unsqueeze_", "squeeze_", "t_",
-                                  "transpose_", "as_strided_", "swapdims_", "swapaxes_"},
+              llvm::is_contained({"set_", "swap", "resize_", "resize_as_", "unsqueeze_", "squeeze_", "t_", "transpose_",
+                                  "as_strided_", "swapdims_", "swapaxes_"},
                                  MD->getName()))
             escape();
         return;
@@ -228,8 +227,8 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
     return Cache[VD] = std::move(V);
   }
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
-  bool Local = VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && FD && FD->getBody() &&
-               !VD->getType()->isReferenceType();
+  bool Local =
+      VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && FD && FD->getBody() && !VD->getType()->isReferenceType();
   if (Local) {
     V.Known = true;
     const Expr *Init = VD->getInit();

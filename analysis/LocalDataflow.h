@@ -3,8 +3,8 @@
 // taken, swapped), after which nothing is provable about it. Shared by DeviceProvenance and
 // TensorDtype. Decisions come from the AST, never from names.
 #pragma once
-#include "clang/AST/ASTContext.h"
 #include "utils/ExprStrip.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include <vector>

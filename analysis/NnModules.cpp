@@ -113,8 +113,7 @@ const Expr *moduleOfForwardCall(const Expr *Call) {
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (!MD || !MD->getDeclName().isIdentifier() || MD->getName() != "forward" ||
-        !isModuleOrDerived(MD->getParent()))
+    if (!MD || !MD->getDeclName().isIdentifier() || MD->getName() != "forward" || !isModuleOrDerived(MD->getParent()))
       return nullptr;
     const Expr *Obj = MC->getImplicitObjectArgument();
     if (const Expr *H = holderOfArrow(Obj))

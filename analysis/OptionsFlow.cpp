@@ -1,8 +1,8 @@
 #include "analysis/OptionsFlow.h"
-#include "utils/ExprStrip.h"
 #include "analysis/HotCode.h"
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
+#include "utils/ExprStrip.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -173,7 +173,7 @@ const CXXRecordDecl *recordOf(QualType T) {
 OptionValue resolveOpt(const Expr *E, llvm::StringRef Name, const Frame *F, unsigned Depth, ASTContext &Ctx);
 
 OptionValue resolveReturns(const CallExpr *C, const FunctionDecl *Def, const Frame *F, unsigned Depth,
-                           ASTContext &/*Ctx*/, llvm::function_ref<OptionValue(const Expr *, const Frame *)> Fn) {
+                           ASTContext & /*Ctx*/, llvm::function_ref<OptionValue(const Expr *, const Frame *)> Fn) {
   if (Depth >= MaxDepth)
     return OptionValue{};
   std::vector<const ReturnStmt *> Rets;
@@ -224,8 +224,7 @@ OptionValue resolveOpt(const Expr *E, llvm::StringRef Name, const Frame *F, unsi
     if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
       if (F && P->getDeclContext() == F->FD) {
         unsigned Idx = P->getFunctionScopeIndex();
-        if (Idx >= F->Call->getNumArgs() || isa<CXXDefaultArgExpr>(F->Call->getArg(Idx)) ||
-            !onlyRead(P, DRE, Ctx))
+        if (Idx >= F->Call->getNumArgs() || isa<CXXDefaultArgExpr>(F->Call->getArg(Idx)) || !onlyRead(P, DRE, Ctx))
           return OptionValue{};
         return resolveOpt(F->Call->getArg(Idx), Name, F->Parent, Depth, Ctx);
       }
@@ -324,8 +323,8 @@ ModuleOrigin resolveMod(const Expr *E, llvm::StringRef Name, const Frame *F, uns
     collectRefs(VD, Fn ? Fn->getBody() : nullptr, Refs);
     for (const DeclRefExpr *R : Refs) {
       if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(HotCodeAnalysis::get(Ctx).parentOf(R)))
-          if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && stripCopies(Op->getArg(0)) == R)
-            return O;
+        if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && stripCopies(Op->getArg(0)) == R)
+          return O;
     }
     return resolveMod(VD->getInit(), Name, F, Depth, Ctx);
   }

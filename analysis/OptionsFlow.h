@@ -58,7 +58,6 @@ struct ModuleOrigin {
 ModuleOrigin resolveModuleOption(const clang::Expr *M, llvm::StringRef Name, clang::ASTContext &Ctx);
 
 /// The default of TORCH_ARG Name in options class RD (the in-class initializer of `Name_`).
-std::optional<int64_t> optionDefault(const clang::CXXRecordDecl *RD, llvm::StringRef Name,
-                                     clang::ASTContext &Ctx);
+std::optional<int64_t> optionDefault(const clang::CXXRecordDecl *RD, llvm::StringRef Name, clang::ASTContext &Ctx);
 
 } // namespace torchlint

@@ -1,9 +1,9 @@
 #include "analysis/ProgramFacts.h"
-#include "core/Recovery.h"
 #include "analysis/Autograd.h"
 #include "analysis/NnModules.h"
-#include "core/PerTU.h"
 #include "analysis/TorchTypes.h"
+#include "core/PerTU.h"
+#include "core/Recovery.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -58,9 +58,9 @@ public:
         Q == "at::Context::setDeterministicAlgorithms")
       F.ConfiguresCudnn = true;
     if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !isa<CXXMethodDecl>(FD) &&
-        llvm::is_contained({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-                            "conv_transpose3d", "convolution", "_convolution", "conv_tbc",
-                            "cudnn_convolution", "cudnn_convolution_transpose"},
+        llvm::is_contained({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                            "convolution", "_convolution", "conv_tbc", "cudnn_convolution",
+                            "cudnn_convolution_transpose"},
                            FD->getName()))
       conv(C->getBeginLoc(), FD->getQualifiedNameAsString() + "()");
     return true;

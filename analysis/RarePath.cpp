@@ -1,6 +1,6 @@
 #include "analysis/RarePath.h"
-#include "utils/SourceText.h"
 #include "analysis/HotCode.h"
+#include "utils/SourceText.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"

@@ -1,8 +1,8 @@
 #include "analysis/TUFacts.h"
 #include "analysis/LocalDataflow.h"
-#include "core/Recovery.h"
-#include "core/PerTU.h"
 #include "analysis/TorchTypes.h"
+#include "core/PerTU.h"
+#include "core/Recovery.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -25,9 +25,7 @@ std::string enumeratorKey(const EnumConstantDecl *E) {
   return (ED->getName() + "::" + E->getName()).str();
 }
 
-bool isCudaLiteral(const StringLiteral *L) {
-  return L->getCharByteWidth() == 1 && L->getString().starts_with("cuda");
-}
+bool isCudaLiteral(const StringLiteral *L) { return L->getCharByteWidth() == 1 && L->getString().starts_with("cuda"); }
 
 /// The first "cuda..." string literal that E can evaluate to or be built from: the literal itself,
 /// either arm of a conditional, a concatenation ("cuda:" + std::to_string(rank)), or a string
@@ -79,8 +77,8 @@ bool isCudaOnlyCall(const FunctionDecl *FD) {
     return false;
   if (!FD->getDeclName().isIdentifier())
     return true;
-  return !llvm::is_contained({"is_available", "device_count", "cudnn_is_available", "manual_seed",
-                              "manual_seed_all", "getNumGPUs", "is_built", "get_device_properties"},
+  return !llvm::is_contained({"is_available", "device_count", "cudnn_is_available", "manual_seed", "manual_seed_all",
+                              "getNumGPUs", "is_built", "get_device_properties"},
                              FD->getName());
 }
 } // namespace

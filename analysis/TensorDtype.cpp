@@ -76,8 +76,7 @@ public:
     }
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *FD = C->getDirectCallee();
-      if (FD && isTorchDecl(FD) && FD->getDeclName().isIdentifier() && FD->getName() == "dtype" &&
-          C->getNumArgs() >= 1)
+      if (FD && isTorchDecl(FD) && FD->getDeclName().isIdentifier() && FD->getName() == "dtype" && C->getNumArgs() >= 1)
         return dtypeBool(C->getArg(0), Depth + 1); // torch::dtype(torch::kBool)
     }
     return false;
@@ -131,7 +130,7 @@ public:
       llvm::StringRef N = MD->getName();
       if (isPredicateName(N))
         return true;
-      if ((N == "any" || N == "all") )
+      if ((N == "any" || N == "all"))
         return true;
       if (N == "to" || N == "toType" || N == "type") {
         if (MC->getNumArgs() == 0)

@@ -86,8 +86,8 @@ bool isSizedFactory(llvm::StringRef N) { return tensorFactoryKind(N).Sized; }
 bool isLikeFactory(llvm::StringRef N) { return tensorFactoryKind(N).Like; }
 /// Tensor methods whose result has the shape of the tensor they are called on.
 bool isShapePreservingMethod(llvm::StringRef N) {
-  return llvm::is_contained({"to", "cuda", "cpu", "contiguous", "clone", "detach",
-                             "requires_grad_", "set_requires_grad", "pin_memory", "type_as", "toType"},
+  return llvm::is_contained({"to", "cuda", "cpu", "contiguous", "clone", "detach", "requires_grad_",
+                             "set_requires_grad", "pin_memory", "type_as", "toType"},
                             N);
 }
 
@@ -105,9 +105,9 @@ bool swapDims(Shape &S, std::optional<int64_t> D0, std::optional<int64_t> D1) {
 
 /// In-place ops that change a tensor's shape, as methods or as libtorch free functions.
 bool isReshapingInPlace(llvm::StringRef N) {
-  return llvm::is_contained({"resize_", "resize_as_", "resize_as_sparse_", "sparse_resize_",
-                             "sparse_resize_and_clear_", "as_strided_", "set_", "squeeze_", "unsqueeze_", "t_",
-                             "transpose_", "swapdims_", "swapaxes_"},
+  return llvm::is_contained({"resize_", "resize_as_", "resize_as_sparse_", "sparse_resize_", "sparse_resize_and_clear_",
+                             "as_strided_", "set_", "squeeze_", "unsqueeze_", "t_", "transpose_", "swapdims_",
+                             "swapaxes_"},
                             N);
 }
 

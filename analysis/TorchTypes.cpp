@@ -34,9 +34,7 @@ static bool derivesFrom(const CXXRecordDecl *RD, llvm::ArrayRef<llvm::StringRef>
   return false;
 }
 
-bool isTensorType(QualType T) {
-  return derivesFrom(recordOf(T), {"at::TensorBase", "at::Tensor"});
-}
+bool isTensorType(QualType T) { return derivesFrom(recordOf(T), {"at::TensorBase", "at::Tensor"}); }
 
 namespace {
 /// The function D declares (through using-declarations and templates) when it returns a tensor
@@ -148,8 +146,7 @@ bool isModuleClass(const CXXRecordDecl *RD) {
 
 bool isModuleForward(const FunctionDecl *FD) {
   const auto *M = dyn_cast_or_null<CXXMethodDecl>(FD);
-  return M && M->getDeclName().isIdentifier() && M->getName() == "forward" &&
-         isModuleClass(M->getParent());
+  return M && M->getDeclName().isIdentifier() && M->getName() == "forward" && isModuleClass(M->getParent());
 }
 
 bool isTorchDecl(const Decl *D) {
@@ -169,19 +166,17 @@ bool isTorchDecl(const Decl *D) {
 namespace torchlint {
 
 llvm::ArrayRef<llvm::StringRef> tensorFactoryNames() {
-  static const llvm::StringRef Names[] = {"rand",  "randn",    "randint",  "randperm", "zeros",
-                                          "ones",  "full",     "empty",    "arange",   "linspace",
-                                          "logspace", "eye",   "tensor",   "empty_strided",
-                                          "normal", "scalar_tensor"};
+  static const llvm::StringRef Names[] = {"rand",   "randn",         "randint", "randperm",     "zeros",    "ones",
+                                          "full",   "empty",         "arange",  "linspace",     "logspace", "eye",
+                                          "tensor", "empty_strided", "normal",  "scalar_tensor"};
   return Names;
 }
 
 TensorFactoryKind tensorFactoryKind(llvm::StringRef N) {
   TensorFactoryKind K;
   K.Fresh = llvm::is_contained(tensorFactoryNames(), N);
-  K.Like = llvm::is_contained({"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
-                               "randint_like"},
-                              N);
+  K.Like = llvm::is_contained(
+      {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like"}, N);
   K.Sized = llvm::is_contained({"zeros", "ones", "empty", "rand", "randn", "full", "randint", "normal"}, N);
   K.Random = N.starts_with("rand") || llvm::is_contained({"normal", "bernoulli", "multinomial", "poisson", "binomial",
                                                           "_standard_gamma", "_sample_dirichlet"},

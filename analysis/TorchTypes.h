@@ -1,8 +1,8 @@
 // Recognising libtorch types and APIs in the AST: tensors, modules, factories. Shared by every
 // check so that "is this a tensor?" has one answer.
 #pragma once
-#include "clang/AST/ASTContext.h"
 #include "utils/ExprStrip.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -46,10 +46,10 @@ llvm::ArrayRef<llvm::StringRef> tensorFactoryNames();
 /// What torchlint knows of a libtorch function that makes a tensor, by its unqualified name: the
 /// one table every check and analysis asks (tensorFactoryNames() are the Fresh ones).
 struct TensorFactoryKind {
-  bool Fresh = false;  // makes a new tensor from sizes or values (zeros, randn, arange, tensor, ...)
-  bool Sized = false;  // its IntArrayRef parameter is the shape of the result (zeros, randn, full, ...)
-  bool Like = false;   // the result has the shape (and by default the device) of its first argument
-  bool Random = false; // draws random numbers (a device generator gives other numbers than the CPU's)
+  bool Fresh = false;    // makes a new tensor from sizes or values (zeros, randn, arange, tensor, ...)
+  bool Sized = false;    // its IntArrayRef parameter is the shape of the result (zeros, randn, full, ...)
+  bool Like = false;     // the result has the shape (and by default the device) of its first argument
+  bool Random = false;   // draws random numbers (a device generator gives other numbers than the CPU's)
   bool FromHost = false; // wraps host memory (from_blob)
   bool any() const { return Fresh || Like || FromHost; }
 };

@@ -1,8 +1,8 @@
 #include "cli/Accel.h"
-#include "cli/PchCache.h"
-#include "core/TraversalScope.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "cli/PchCache.h"
+#include "core/TraversalScope.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclGroup.h"
@@ -67,8 +67,8 @@ private:
 
 class Factory : public FrontendActionFactory {
 public:
-  Factory(tidy::ClangTidyContext &Context, IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS,
-          const AccelOptions &Opts, TUAnalysis &Out)
+  Factory(tidy::ClangTidyContext &Context, IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS, const AccelOptions &Opts,
+          TUAnalysis &Out)
       : ConsumerFactory(Context, std::move(BaseFS)), Opts(Opts), Out(Out) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(&ConsumerFactory, Opts.Scope, Out);
@@ -100,9 +100,8 @@ private:
 
 } // namespace
 
-TUAnalysis analyzeTU(tidy::ClangTidyContext &Context, const CompilationDatabase &DB,
-                     const std::string &File, IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS,
-                     bool ApplyAnyFix, const AccelOptions &Opts) {
+TUAnalysis analyzeTU(tidy::ClangTidyContext &Context, const CompilationDatabase &DB, const std::string &File,
+                     IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS, bool ApplyAnyFix, const AccelOptions &Opts) {
   // What clang::tidy::runClangTidy does, with our own action factory.
   TUAnalysis Out;
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(), BaseFS);

@@ -31,9 +31,8 @@ struct TUAnalysis {
 
 /// clang::tidy::runClangTidy for one file, accelerated as described above. Use a fresh Context per
 /// call: each call has its own DiagnosticIDs, and a context maps diagnostic IDs to check names.
-TUAnalysis analyzeTU(clang::tidy::ClangTidyContext &Context,
-                     const clang::tooling::CompilationDatabase &DB, const std::string &File,
-                     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool ApplyAnyFix,
-                     const AccelOptions &Opts);
+TUAnalysis analyzeTU(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &DB,
+                     const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                     bool ApplyAnyFix, const AccelOptions &Opts);
 
 } // namespace torchlint

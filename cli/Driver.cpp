@@ -1,32 +1,32 @@
 // torchlint: the command-line front end. Runs the torchlint clang-tidy module through the
 // clang-tidy library (clang::tidy::runClangTidy) and writes clang-style text, JSON, SARIF or
 // clang-tidy's export-fixes YAML.
-#include "cli/Accel.h"
-#include "fixits/ApplyFixes.h"
-#include "core/Catalog.h"
-#include "core/InstallLayout.h"
-#include "cli/FileHashes.h"
-#include "core/Findings.h"
-#include "cli/InputCheck.h"
-#include "cli/ResultCache.h"
-#include "cli/Progress.h"
-#include "core/Recovery.h"
-#include "cli/TorchInstall.h"
-#include "core/TraversalScope.h"
-#include "fixits/VerifyFixes.h"
-#include "report/CodeQuality.h"
-#include "lsp/LspServer.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "cli/Accel.h"
+#include "cli/FileHashes.h"
+#include "cli/InputCheck.h"
+#include "cli/Progress.h"
+#include "cli/ResultCache.h"
+#include "cli/TorchInstall.h"
+#include "core/Catalog.h"
+#include "core/Findings.h"
+#include "core/InstallLayout.h"
+#include "core/Recovery.h"
+#include "core/TraversalScope.h"
+#include "fixits/ApplyFixes.h"
+#include "fixits/VerifyFixes.h"
+#include "lsp/LspServer.h"
+#include "report/CodeQuality.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -57,26 +57,27 @@ cl::opt<std::string> Checks("checks",
                             cl::desc("Comma-separated check globs, clang-tidy syntax (e.g. "
                                      "'-*,torch-sync-*'). Default: every level 0 and 1 check"),
                             cl::cat(Category));
-cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"),
-                   cl::init(1), cl::cat(Category));
-cl::opt<std::string> FormatOpt("format", cl::desc("Output format: text, json, sarif, yaml, html, markdown, codequality"),
+cl::opt<int> Level("level", cl::desc("Default set: 0 = level-0 checks only, 1 = levels 0 and 1"), cl::init(1),
+                   cl::cat(Category));
+cl::opt<std::string> FormatOpt("format",
+                               cl::desc("Output format: text, json, sarif, yaml, html, markdown, codequality"),
                                cl::init("text"), cl::cat(Category));
 cl::opt<std::string> Output("output", cl::desc("Write the report to this file instead of stdout"),
                             cl::value_desc("file"), cl::cat(Category));
 cl::alias OutputA("o", cl::aliasopt(Output), cl::desc("Alias for --output"));
 cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fix-its in place"), cl::cat(Category));
-cl::opt<bool> Verify("verify", cl::desc("With --fix: recompile each fixed file's translation unit and undo "
-                                        "the fixes of one that no longer compiles"),
+cl::opt<bool> Verify("verify",
+                     cl::desc("With --fix: recompile each fixed file's translation unit and undo "
+                              "the fixes of one that no longer compiles"),
                      cl::cat(Category));
-cl::opt<bool> ListChecks("list-checks", cl::desc("List the checks with their level and summary"),
-                         cl::cat(Category));
-cl::opt<std::string> Explain("explain", cl::desc("Print the documentation of a check"),
-                             cl::value_desc("check"), cl::cat(Category));
-cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed in parallel (default: cores)"),
-                       cl::init(0), cl::Prefix, cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks", cl::desc("List the checks with their level and summary"), cl::cat(Category));
+cl::opt<std::string> Explain("explain", cl::desc("Print the documentation of a check"), cl::value_desc("check"),
+                             cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Translation units analysed in parallel (default: cores)"), cl::init(0),
+                       cl::Prefix, cl::cat(Category));
 cl::opt<std::string> HeaderFilter("header-filter",
-                                  cl::desc("Regex of headers whose findings are shown (as clang-tidy)"),
-                                  cl::init(""), cl::cat(Category));
+                                  cl::desc("Regex of headers whose findings are shown (as clang-tidy)"), cl::init(""),
+                                  cl::cat(Category));
 cl::opt<std::string> Config("config",
                             cl::desc("Configuration in YAML/JSON, as clang-tidy's -config (then .clang-tidy "
                                      "files are not read), e.g. \"{CheckOptions: {torch-x.Opt: 8}}\""),
@@ -91,8 +92,9 @@ cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: aut
                               cl::init("auto"), cl::cat(Category));
 cl::opt<bool> Worker("internal-worker", cl::Hidden, cl::desc("Run as a -j worker"));
 // Speed (cli/Accel.h, PchCache.h, ResultCache.h).
-cl::opt<std::string> CacheDir("cache-dir", cl::desc("Cache of results and precompiled libtorch headers "
-                                                    "(default: $TORCHLINT_CACHE_DIR or ~/.cache/torchlint)"),
+cl::opt<std::string> CacheDir("cache-dir",
+                              cl::desc("Cache of results and precompiled libtorch headers "
+                                       "(default: $TORCHLINT_CACHE_DIR or ~/.cache/torchlint)"),
                               cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write cached results (the PCH is still used)"),
                       cl::cat(Category));
@@ -157,12 +159,11 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
       errs() << "torchlint: error: invalid --config: " << Parsed.getError().message() << "\n";
       return nullptr;
     }
-    return std::make_unique<tidy::ConfigOptionsProvider>(std::move(Global), std::move(Defaults),
-                                                         std::move(*Parsed), std::move(Overrides));
+    return std::make_unique<tidy::ConfigOptionsProvider>(std::move(Global), std::move(Defaults), std::move(*Parsed),
+                                                         std::move(Overrides));
   }
-  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults),
-                                                      std::move(Overrides),
-                                                      vfs::getRealFileSystem());
+  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults), std::move(Overrides),
+                                                     vfs::getRealFileSystem());
 }
 
 /// Converts clang-tidy's errors into findings.
@@ -279,8 +280,10 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       Args.push_back("--header-filter=" + HeaderFilter.getValue());
     if (!Config.empty())
       Args.push_back("--config=" + Config.getValue());
-    for (auto [On, Flag] : {std::pair<bool, const char *>{NoCache, "--no-cache"}, {NoPch, "--no-pch"},
-                            {NoAccel, "--no-accel"}, {AccelLog, "--accel-log"},
+    for (auto [On, Flag] : {std::pair<bool, const char *>{NoCache, "--no-cache"},
+                            {NoPch, "--no-pch"},
+                            {NoAccel, "--no-accel"},
+                            {AccelLog, "--accel-log"},
                             {StrictIncludes, "--strict-includes"}})
       if (On)
         Args.push_back(Flag);
@@ -332,13 +335,12 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     sys::fs::remove(C.Out + ".progress");
     auto Buf = MemoryBuffer::getFile(C.Out);
     std::string JErr;
-    if (Done.ReturnCode < 0 || Done.ReturnCode > 3 || !Buf ||
-        !torchlint::readJson((*Buf)->getBuffer(), R, JErr)) {
+    if (Done.ReturnCode < 0 || Done.ReturnCode > 3 || !Buf || !torchlint::readJson((*Buf)->getBuffer(), R, JErr)) {
       std::string Names;
       for (auto &F : C.Files)
         Names += (Names.empty() ? "" : ", ") + F;
-      R.Errors.push_back("the analysis of " + Names + " crashed or failed (exit " +
-                         std::to_string(Done.ReturnCode) + (Err.empty() ? "" : ", " + Err) + ")");
+      R.Errors.push_back("the analysis of " + Names + " crashed or failed (exit " + std::to_string(Done.ReturnCode) +
+                         (Err.empty() ? "" : ", " + Err) + ")");
     }
     sys::fs::remove(C.Out);
   }
@@ -372,8 +374,8 @@ static int traceMain(int argc, const char **argv) {
     errs() << "torchlint trace: error: needs python3 and " << Script << "\n";
     return 2;
   }
-  SmallString<256> Lib(sys::path::parent_path(sys::path::parent_path(
-      sys::fs::getMainExecutable("torchlint", (void *)&traceMain))));
+  SmallString<256> Lib(
+      sys::path::parent_path(sys::path::parent_path(sys::fs::getMainExecutable("torchlint", (void *)&traceMain))));
   sys::path::append(Lib, "lib", "libtorchlint-trace.so");
   if (sys::fs::exists(Lib) && !getenv("TORCHLINT_TRACE_LIB"))
     setenv("TORCHLINT_TRACE_LIB", Lib.c_str(), 1);
@@ -391,8 +393,8 @@ namespace {
 std::optional<int> answerInfoCommand() {
   if (ListChecks) {
     for (const torchlint::CheckInfo &C : torchlint::catalog())
-      outs() << formatv("{0,-32} level {1,-7} {2,-20} {3}{4}\n", C.Name, C.Level, C.Category,
-                        C.Fixable ? "[fix] " : "", C.Summary);
+      outs() << formatv("{0,-32} level {1,-7} {2,-20} {3}{4}\n", C.Name, C.Level, C.Category, C.Fixable ? "[fix] " : "",
+                        C.Summary);
     return 0;
   }
   if (Explain.empty())
@@ -406,7 +408,8 @@ std::optional<int> answerInfoCommand() {
   auto Buf = MemoryBuffer::getFile(Path);
   if (!Buf) {
     outs() << C->Name << " (level " << C->Level << ", " << C->Category << ")\n\n"
-           << C->Summary << "\n\n" << C->Description << "\n\nSource: " << C->Seed << "\n";
+           << C->Summary << "\n\n"
+           << C->Description << "\n\nSource: " << C->Seed << "\n";
     return 0;
   }
   outs() << (*Buf)->getBuffer();
@@ -515,8 +518,10 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     std::string Names;
     for (const std::string &F : Files)
       Names += (Names.empty() ? "'" : ", '") + F + "'";
-    R.Errors.push_back(Names + ": the analysis crashed (a bug in torchlint or clang; please report it "
-                               "with the file); no findings from " + (Files.size() == 1 ? "it" : "them"));
+    R.Errors.push_back(Names +
+                       ": the analysis crashed (a bug in torchlint or clang; please report it "
+                       "with the file); no findings from " +
+                       (Files.size() == 1 ? "it" : "them"));
     Run.AnalysisCrashed = true;
   };
   // One TU's results into R (after foldPartialAnalysis: a TU with missing headers was analysed
@@ -566,8 +571,8 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     One.FilesAnalyzed = 1;
     if (AccelLog)
       errs() << "torchlint: " << F << ": analysed, pch "
-             << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", "
-             << A.Deps.size() << " files read\n";
+             << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", " << A.Deps.size()
+             << " files read\n";
     torchlint::foldPartialAnalysis(One, F, StrictIncludes);
     // Not a partial analysis: once the header is installed, the file must be analysed again
     // (a missing file is not among the dependencies the cache checks).
@@ -696,9 +701,8 @@ int main(int argc, const char **argv) {
   if (argc > 1 && StringRef(argv[1]) == "lsp")
     return torchlint::lspMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n";
-  });
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n"; });
 
   // 1. Options. Split off "-- compiler flags" first, as clang-tidy does.
   Run Run;

@@ -1,15 +1,13 @@
 #include "cli/FileHashes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 
 namespace torchlint {
 
-uint64_t contentHash(llvm::StringRef Content) {
-  return llvm::xxh3_64bits(llvm::arrayRefFromStringRef(Content));
-}
+uint64_t contentHash(llvm::StringRef Content) { return llvm::xxh3_64bits(llvm::arrayRefFromStringRef(Content)); }
 
 std::string FileHashes::key(llvm::StringRef Path) {
   llvm::SmallString<256> Abs(Path);
@@ -55,8 +53,7 @@ public:
   llvm::ErrorOr<llvm::vfs::Status> status() override { return F->status(); }
   llvm::ErrorOr<std::string> getName() override { return F->getName(); }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine &Name, int64_t FileSize,
-                                                               bool RequiresNullTerminator,
-                                                               bool IsVolatile) override {
+                                                               bool RequiresNullTerminator, bool IsVolatile) override {
     auto B = F->getBuffer(Name, FileSize, RequiresNullTerminator, IsVolatile);
     if (B)
       Out.record(Path, (*B)->getBuffer());

@@ -24,7 +24,8 @@ int git(llvm::ArrayRef<std::string> Args, std::string &Out) {
   std::vector<llvm::StringRef> Argv = {*Git};
   for (const std::string &A : Args)
     Argv.push_back(A);
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(OutFile), llvm::StringRef(ErrFile)};
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(OutFile),
+                                                llvm::StringRef(ErrFile)};
   int RC = llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects);
   if (auto B = llvm::MemoryBuffer::getFile(OutFile))
     Out = (*B)->getBuffer().str();

@@ -1,6 +1,6 @@
 #include "cli/InputCheck.h"
-#include "core/Catalog.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "core/Catalog.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -83,7 +83,8 @@ std::vector<std::string> checkInputs(const std::vector<std::string> &Files, cons
   for (const std::string &F : Files) {
     fs::file_status St;
     if (std::error_code EC = fs::status(F, St)) {
-      R.Errors.push_back(quoted(F) + ": " + (EC == std::errc::no_such_file_or_directory ? "no such file" : EC.message()));
+      R.Errors.push_back(quoted(F) + ": " +
+                         (EC == std::errc::no_such_file_or_directory ? "no such file" : EC.message()));
       continue;
     }
     if (St.type() == fs::file_type::directory_file) {
@@ -101,8 +102,8 @@ std::vector<std::string> checkInputs(const std::vector<std::string> &Files, cons
       continue;
     }
     char Buf[65536];
-    llvm::Expected<size_t> N = fs::readNativeFileSlice(fs::convertFDToNativeFile(FD),
-                                                       llvm::MutableArrayRef<char>(Buf, sizeof Buf), 0);
+    llvm::Expected<size_t> N =
+        fs::readNativeFileSlice(fs::convertFDToNativeFile(FD), llvm::MutableArrayRef<char>(Buf, sizeof Buf), 0);
     fs::closeFile(FD);
     if (!N) {
       R.Errors.push_back(quoted(F) + ": cannot read: " + llvm::toString(N.takeError()));
@@ -131,8 +132,8 @@ std::vector<std::string> checkInputs(const std::vector<std::string> &Files, cons
     return Inputs;
   std::string Err;
   // Loaded without interpolation, to see which files really have a command.
-  auto Raw = clang::tooling::JSONCompilationDatabase::loadFromFile(
-      DBPath, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  auto Raw = clang::tooling::JSONCompilationDatabase::loadFromFile(DBPath, Err,
+                                                                   clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!Raw) {
     R.Errors.push_back(quoted(DBPath) + ": cannot read the compilation database: " + oneLine(Err) +
                        "; no file analysed");
@@ -174,8 +175,7 @@ std::vector<std::string> unknownChecksInConfigFiles(const std::vector<std::strin
   using namespace clang::tidy;
   std::vector<std::string> Out;
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-  FileOptionsProvider Provider(ClangTidyGlobalOptions(), Defaults, ClangTidyOptions(),
-                               llvm::vfs::getRealFileSystem());
+  FileOptionsProvider Provider(ClangTidyGlobalOptions(), Defaults, ClangTidyOptions(), llvm::vfs::getRealFileSystem());
   std::set<std::pair<std::string, std::string>> Done;
   std::set<std::string> Dirs;
   for (const std::string &F : Files) {
@@ -215,8 +215,8 @@ void collapseCompilerErrors(RunResult &R) {
   }
   for (auto &[File, IM] : First)
     if (IM.second || TooMany)
-      Kept[IM.first].Message += " (and " + std::to_string(IM.second) + (TooMany ? " or more" : " more") +
-                                " error" + (IM.second == 1 && !TooMany ? "" : "s") + " in this file)";
+      Kept[IM.first].Message += " (and " + std::to_string(IM.second) + (TooMany ? " or more" : " more") + " error" +
+                                (IM.second == 1 && !TooMany ? "" : "s") + " in this file)";
   R.Findings = std::move(Kept);
 }
 

@@ -1,6 +1,7 @@
 #include "cli/PchCache.h"
 #include "cli/JsonFile.h"
 #include "core/Recovery.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
@@ -10,11 +11,10 @@
 #include "clang/Frontend/TextDiagnosticBuffer.h"
 #include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/HeaderSearchOptions.h"
-#include "clang/Basic/Diagnostic.h"
-#include "llvm/TargetParser/Triple.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,7 +23,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
 #include <optional>
@@ -177,7 +177,7 @@ void writeManifest(StringRef Path, const Manifest &M) {
   json::Object Names;
   for (const auto &[Name, In] : M.Names)
     Names[Name] = json::Array(In);
-  json::Object O{{"status", M.Status}, {"keep", M.Keep},          {"why", M.Why},
+  json::Object O{{"status", M.Status},      {"keep", M.Keep},          {"why", M.Why},
                  {"deps", std::move(Deps)}, {"dirs", std::move(Dirs)}, {"names", std::move(Names)}};
   std::string S;
   raw_string_ostream OS(S);
@@ -254,7 +254,7 @@ bool sharedResolution(const Manifest &M, const std::vector<SearchDir> &Dirs) {
         Is.push_back(&Dirs[J]);
     }
     if (Was.size() != Is.size() || !std::equal(Was.begin(), Was.end(), Is.begin(),
-                                                [](const SearchDir *A, const SearchDir *B) { return *A == *B; }))
+                                               [](const SearchDir *A, const SearchDir *B) { return *A == *B; }))
       return false;
   }
   return true;
@@ -264,8 +264,7 @@ bool sharedResolution(const Manifest &M, const std::vector<SearchDir> &Dirs) {
 /// it (or anything it included) is a non-system file.
 struct BlockWatcher : PPCallbacks {
   explicit BlockWatcher(SourceManager &SM) : SM(SM) {}
-  void HasInclude(SourceLocation, StringRef FileName, bool, OptionalFileEntryRef,
-                  SrcMgr::CharacteristicKind) override {
+  void HasInclude(SourceLocation, StringRef FileName, bool, OptionalFileEntryRef, SrcMgr::CharacteristicKind) override {
     Names.insert(FileName.str());
   }
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName, bool, CharSourceRange,
@@ -287,8 +286,7 @@ struct BlockWatcher : PPCallbacks {
   static bool userFile(StringRef Name, SrcMgr::CharacteristicKind FileType) {
     return FileType == SrcMgr::C_User && !isLibtorchFile(Name);
   }
-  void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind FileType,
-                   FileID) override {
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind FileType, FileID) override {
     if (Reason != EnterFile || Current < 0)
       return;
     FileID F = SM.getFileID(Loc);
@@ -345,8 +343,8 @@ protected:
       SmallString<256> P(FE.getName());
       CI.getFileManager().makeAbsolutePath(P);
       llvm::sys::path::remove_dots(P, true);
-      Deps.push_back({std::string(P), static_cast<int64_t>(FE.getSize()),
-                      static_cast<int64_t>(FE.getModificationTime())});
+      Deps.push_back(
+          {std::string(P), static_cast<int64_t>(FE.getSize()), static_cast<int64_t>(FE.getModificationTime())});
     }
     GeneratePCHAction::EndSourceFileAction();
   }
@@ -359,8 +357,8 @@ std::string hex(ArrayRef<uint8_t> Bytes) { return toHex(Bytes, /*LowerCase=*/tru
 
 } // namespace
 
-PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
-                  std::shared_ptr<PCHContainerOperations> Ops, StringRef CacheDir) {
+PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared_ptr<PCHContainerOperations> Ops,
+                  StringRef CacheDir) {
   PchUse U;
   const FrontendOptions &FO = Inv.getFrontendOpts();
   const PreprocessorOptions &PPO = Inv.getPreprocessorOpts();
@@ -369,7 +367,7 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files,
     return U;
   }
   if (!PPO.ImplicitPCHInclude.empty() || !PPO.Includes.empty() || !PPO.MacroIncludes.empty() ||
-      !PPO.RemappedFiles.empty() || !PPO.RemappedFileBuffers.empty() || 
+      !PPO.RemappedFiles.empty() || !PPO.RemappedFileBuffers.empty() ||
       // Clang modules (-fmodules); C++20 alone sets Modules and CPlusPlusModules but not ImplicitModules.
       (Inv.getLangOpts().Modules && (Inv.getLangOpts().ImplicitModules || !Inv.getLangOpts().CPlusPlusModules))) {
     U.Why = "the command line already uses -include, a PCH or modules";

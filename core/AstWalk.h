@@ -25,7 +25,8 @@ inline bool declaresName(const clang::Stmt *S, llvm::StringRef Name) {
     return false;
   if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
     for (const clang::Decl *D : DS->decls())
-      if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D); ND && ND->getDeclName().isIdentifier() && ND->getName() == Name)
+      if (const auto *ND = llvm::dyn_cast<clang::NamedDecl>(D);
+          ND && ND->getDeclName().isIdentifier() && ND->getName() == Name)
         return true;
   for (const clang::Stmt *C : S->children())
     if (declaresName(C, Name))

@@ -5,7 +5,7 @@
 namespace torchlint {
 
 static const CheckInfo Table[] = {
-#define TORCHLINT_CHECK(Name, Class, Level, Category, Summary, Description, Seed, Fixable)          \
+#define TORCHLINT_CHECK(Name, Class, Level, Category, Summary, Description, Seed, Fixable)                             \
   {Name, Class, Level, Category, Summary, Description, Seed, Fixable},
 #include "CatalogTable.inc"
 #undef TORCHLINT_CHECK

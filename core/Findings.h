@@ -20,10 +20,10 @@ struct Note {
 };
 
 struct Finding {
-  std::string Check;   // torch-sync-item; clang-diagnostic-error for compiler errors
-  std::string Level;   // warning, note, remark, error
+  std::string Check; // torch-sync-item; clang-diagnostic-error for compiler errors
+  std::string Level; // warning, note, remark, error
   std::string Message;
-  std::string File;    // absolute path
+  std::string File; // absolute path
   unsigned Line = 0, Column = 0, Offset = 0;
   std::vector<Note> Notes;
   std::vector<Replacement> Fixes;

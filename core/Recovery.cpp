@@ -1,21 +1,21 @@
 #include "core/Recovery.h"
+#include "core/Catalog.h"
 #include "core/Findings.h"
 #include "core/PerTU.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
-#include "core/Catalog.h"
 #include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include <algorithm>
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
-#include <algorithm>
 #include <set>
 
 using namespace clang;
@@ -37,8 +37,8 @@ bool isLibtorchCoreHeaderName(llvm::StringRef Spelled) {
   llvm::SmallVector<llvm::StringRef> Parts;
   Spelled.split(Parts, '/');
   for (llvm::StringRef P : llvm::ArrayRef(Parts).drop_back()) // directories only
-    if (P == "cuda" || P == "hip" || P == "mps" || P == "xpu" || P == "cudnn" || P == "miopen" ||
-        P == "mkldnn" || P == "vulkan" || P == "metal" || P == "mtia" || P == "c10d" || P == "distributed")
+    if (P == "cuda" || P == "hip" || P == "mps" || P == "xpu" || P == "cudnn" || P == "miopen" || P == "mkldnn" ||
+        P == "vulkan" || P == "metal" || P == "mtia" || P == "c10d" || P == "distributed")
       return false;
   return true;
 }
@@ -99,7 +99,7 @@ public:
                       SourceLocation());
     if (!Fatal)
       Diags.setErrorLimit(0); // what follows from the missing header must not stop the parse
-    return false; // the diagnostic is still reported
+    return false;             // the diagnostic is still reported
   }
   void InclusionDirective(SourceLocation HashLoc, const Token &, llvm::StringRef FileName, bool,
                           CharSourceRange FilenameRange, OptionalFileEntryRef File, llvm::StringRef, llvm::StringRef,
@@ -170,8 +170,8 @@ void setUpIncludeRecovery(Preprocessor &PP, bool Strict) {
       StandIns = std::string(DE->getName());
     }
   }
-  PP.addPPCallbacks(std::make_unique<IncludeRecovery>(PP.getDiagnostics(), PP.getSourceManager(), Strict,
-                                                      std::move(StandIns)));
+  PP.addPPCallbacks(
+      std::make_unique<IncludeRecovery>(PP.getDiagnostics(), PP.getSourceManager(), Strict, std::move(StandIns)));
 }
 
 namespace {

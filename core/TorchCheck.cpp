@@ -1,6 +1,6 @@
 #include "core/TorchCheck.h"
-#include "core/Recovery.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "core/Recovery.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -13,8 +13,7 @@ TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Cont
     llvm::report_fatal_error(llvm::Twine("torchlint: check ") + Name + " is not in rules/checks.json");
 }
 
-void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *P,
-                                     clang::Preprocessor *) {
+void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *P, clang::Preprocessor *) {
   PP = P;
   // A missing non-libtorch header does not end the analysis (Recovery.h); the global option
   // StrictIncludes (the CLI's --strict-includes) keeps it fatal.
@@ -38,13 +37,9 @@ bool TorchCheck::dropped(clang::SourceLocation Loc) const {
   return E != Evidence::Expression && scopeHasErrors(*Ctx, Loc, E == Evidence::TranslationUnit);
 }
 
-bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const {
-  return TidyContext && TidyContext->isCheckEnabled(Name);
-}
+bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext && TidyContext->isCheckEnabled(Name); }
 
-TorchVersion TorchCheck::torchVersion() const {
-  return PP ? readTorchVersion(*PP) : TorchVersion{};
-}
+TorchVersion TorchCheck::torchVersion() const { return PP ? readTorchVersion(*PP) : TorchVersion{}; }
 
 std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const {
   return HotCodeAnalysis::get(Ctx).whyHot(S);
@@ -57,8 +52,7 @@ bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManage
 }
 
 clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::StringRef Message,
-                                            const std::optional<HotContext> &Hot,
-                                            clang::DiagnosticIDs::Level Level) {
+                                            const std::optional<HotContext> &Hot, clang::DiagnosticIDs::Level Level) {
   std::string Text = Message.str();
   if (Hot)
     Text += " (" + Hot->Why + ")";

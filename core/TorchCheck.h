@@ -1,11 +1,11 @@
 // The base class of every torchlint check: a clang-tidy check with access to the shared analyses
 // (hot code, libtorch version) and the catalog entry of the check.
 #pragma once
-#include "core/Catalog.h"
 #include "analysis/HotCode.h"
 #include "analysis/TorchTypes.h"
 #include "analysis/TorchVersion.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include "core/Catalog.h"
 
 namespace torchlint {
 
@@ -13,9 +13,7 @@ class TorchCheck : public clang::tidy::ClangTidyCheck {
 public:
   TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
 
-  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override { return LangOpts.CPlusPlus; }
   void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override;
 

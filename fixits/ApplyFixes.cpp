@@ -70,8 +70,8 @@ bool writeFileAtomically(const std::string &Path, llvm::StringRef Content, std::
   return true;
 }
 
-std::string applyFixesToContent(llvm::StringRef File, llvm::StringRef Content,
-                                const std::vector<Finding> &Findings, FixReport &Rep) {
+std::string applyFixesToContent(llvm::StringRef File, llvm::StringRef Content, const std::vector<Finding> &Findings,
+                                FixReport &Rep) {
   // Keep whole findings together: a finding's fix applies only if none of its edits overlaps an
   // accepted edit of another finding (or of itself) and all lie inside the text. Findings are
   // taken in the order given (sorted by position), so the earlier finding wins a conflict.

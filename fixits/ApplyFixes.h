@@ -29,8 +29,8 @@ FixReport applyFixes(const RunResult &R, const FileHashes *Seen = nullptr);
 /// The pure part: applies to Content (the text of File) the fixes in File of Findings, a finding's
 /// edits all or none, skipping findings whose edits overlap an accepted edit or fall outside the
 /// text (reported in Rep.Conflicts; Rep.Applied counts accepted findings). Returns the new text.
-std::string applyFixesToContent(llvm::StringRef File, llvm::StringRef Content,
-                                const std::vector<Finding> &Findings, FixReport &Rep);
+std::string applyFixesToContent(llvm::StringRef File, llvm::StringRef Content, const std::vector<Finding> &Findings,
+                                FixReport &Rep);
 
 /// Writes Content to Path atomically, keeping Path's permissions. Refuses a read-only Path, and,
 /// with ExpectedHash, a Path whose current content no longer has that hash.

@@ -8,9 +8,7 @@ using namespace clang;
 
 namespace torchlint {
 
-static bool editable(SourceRange R) {
-  return R.isValid() && R.getBegin().isFileID() && R.getEnd().isFileID();
-}
+static bool editable(SourceRange R) { return R.isValid() && R.getBegin().isFileID() && R.getEnd().isFileID(); }
 
 static bool isPostfix(const Expr *E) {
   E = E->IgnoreImplicit();

@@ -26,8 +26,8 @@ bool replaceExpr(const clang::Expr *E, llvm::StringRef Text, const clang::ASTCon
 
 /// Writes argument Idx of call C, currently defaulted, as Text: every argument before it must be
 /// written and every one from it on defaulted (Idx 0: `f()` -> `f(Text)`).
-bool insertDefaultedArgument(const clang::CallExpr *C, unsigned Idx, llvm::StringRef Text,
-                             const clang::ASTContext &Ctx, std::vector<clang::FixItHint> &Out);
+bool insertDefaultedArgument(const clang::CallExpr *C, unsigned Idx, llvm::StringRef Text, const clang::ASTContext &Ctx,
+                             std::vector<clang::FixItHint> &Out);
 
 /// Inserts statement Stmt (with its `;`) on a new line at the start of FD's body, indented like
 /// the body's first statement.

@@ -12,8 +12,7 @@ static const Expr *asWritten(const Expr *E) {
   while (E) {
     E = E->IgnoreImplicit();
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      if (!isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() &&
-          CE->getNumArgs() >= 1) {
+      if (!isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() && CE->getNumArgs() >= 1) {
         E = CE->getArg(0);
         continue;
       }
@@ -40,13 +39,11 @@ const Expr *deviceArgumentOfTo(const CXXMemberCallExpr *Call) {
 
 static bool isSimplePostfix(const Expr *E) {
   E = E->IgnoreParens();
-  return isa<DeclRefExpr, CallExpr, MemberExpr, CXXTemporaryObjectExpr, CXXFunctionalCastExpr,
-             CXXConstructExpr>(E);
+  return isa<DeclRefExpr, CallExpr, MemberExpr, CXXTemporaryObjectExpr, CXXFunctionalCastExpr, CXXConstructExpr>(E);
 }
 
-bool buildDeviceIntoFactoryFix(const CallExpr *Factory, const CXXMemberCallExpr *Move,
-                               llvm::StringRef Device, llvm::StringRef Ns, ASTContext &Ctx,
-                               std::vector<FixItHint> &Out) {
+bool buildDeviceIntoFactoryFix(const CallExpr *Factory, const CXXMemberCallExpr *Move, llvm::StringRef Device,
+                               llvm::StringRef Ns, ASTContext &Ctx, std::vector<FixItHint> &Out) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   const FunctionDecl *FD = Factory->getDirectCallee();
@@ -96,8 +93,7 @@ bool buildDeviceIntoFactoryFix(const CallExpr *Factory, const CXXMemberCallExpr 
     Out.push_back(FixItHint::CreateReplacement(CharSourceRange::getTokenRange(OptArg->getSourceRange()), New));
   }
   // Delete ".cuda()" / ".to(dev)".
-  Out.push_back(FixItHint::CreateRemoval(
-      CharSourceRange::getTokenRange(ME->getOperatorLoc(), Move->getRParenLoc())));
+  Out.push_back(FixItHint::CreateRemoval(CharSourceRange::getTokenRange(ME->getOperatorLoc(), Move->getRParenLoc())));
   return true;
 }
 

@@ -22,8 +22,8 @@ public:
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
       if (P.isValid())
-        Text = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" +
-               std::to_string(P.getColumn()) + ": ";
+        Text = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn()) +
+               ": ";
     }
     Text += Msg.str();
   }
@@ -74,7 +74,8 @@ VerifyReport verifyFixes(const FixReport &Fixes, const std::vector<std::string> 
       if (writeFileAtomically(O->File, O->Before, Err, O->AfterHash))
         Rep.Restored.push_back(O->File + ": fixes undone: " + TU + " no longer compiles after them (" + Why + ")");
       else
-        Rep.Errors.push_back(O->File + ": " + TU + " no longer compiles after the fixes, and the file could not be restored: " + Err);
+        Rep.Errors.push_back(O->File + ": " + TU +
+                             " no longer compiles after the fixes, and the file could not be restored: " + Err);
     }
   }
   return Rep;

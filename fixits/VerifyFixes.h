@@ -10,9 +10,9 @@
 namespace torchlint {
 
 struct VerifyReport {
-  unsigned Compiled = 0;                // TUs recompiled
-  std::vector<std::string> Restored;    // "file: restored: <TU> no longer compiles after the fix (<first error>)"
-  std::vector<std::string> Errors;      // a file that could not be restored (should not happen)
+  unsigned Compiled = 0;             // TUs recompiled
+  std::vector<std::string> Restored; // "file: restored: <TU> no longer compiles after the fix (<first error>)"
+  std::vector<std::string> Errors;   // a file that could not be restored (should not happen)
 };
 
 /// Inputs: the analysed TUs (absolute paths). A changed input is its own TU; a changed file that

@@ -5,11 +5,11 @@
 // input parses in milliseconds instead of the ~10 s the real libtorch headers cost.
 //
 // Build and run: see docs/reliability.md ("Fuzzing").
-#include "fixits/ApplyFixes.h"
-#include "core/Findings.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "core/Findings.h"
+#include "fixits/ApplyFixes.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,12 +27,39 @@ const char MiniTorch[] = {
 #include "torch_mini.inc"
     , 0};
 
-const char *const StubHeaders[] = {
-    "torch/torch.h", "torch/script.h", "torch/extension.h", "ATen/ATen.h", "torch/nn.h",
-    "torch/optim.h", "torch/data.h", "torch/cuda.h", "c10/cuda/CUDAStream.h",
-    "iostream", "vector", "string", "memory", "utility", "chrono", "cstdio", "cstdlib",
-    "cmath", "algorithm", "map", "unordered_map", "functional", "tuple", "array", "cstdint",
-    "thread", "mutex", "atomic", "numeric", "optional", "sstream", "fstream", "iomanip"};
+const char *const StubHeaders[] = {"torch/torch.h",
+                                   "torch/script.h",
+                                   "torch/extension.h",
+                                   "ATen/ATen.h",
+                                   "torch/nn.h",
+                                   "torch/optim.h",
+                                   "torch/data.h",
+                                   "torch/cuda.h",
+                                   "c10/cuda/CUDAStream.h",
+                                   "iostream",
+                                   "vector",
+                                   "string",
+                                   "memory",
+                                   "utility",
+                                   "chrono",
+                                   "cstdio",
+                                   "cstdlib",
+                                   "cmath",
+                                   "algorithm",
+                                   "map",
+                                   "unordered_map",
+                                   "functional",
+                                   "tuple",
+                                   "array",
+                                   "cstdint",
+                                   "thread",
+                                   "mutex",
+                                   "atomic",
+                                   "numeric",
+                                   "optional",
+                                   "sstream",
+                                   "fstream",
+                                   "iomanip"};
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> makeHeaders() {
   auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -59,16 +86,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // Only the in-memory tree: no real headers are read, so every input costs the same.
   auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Mem);
 
-  clang::tooling::FixedCompilationDatabase DB(
-      "/fuzz", {"-std=c++17", "-nostdinc", "-isystem", "/fuzz/include", "-ferror-limit=20",
-                "-fno-color-diagnostics", "-fno-caret-diagnostics", "-Wno-everything"});
+  clang::tooling::FixedCompilationDatabase DB("/fuzz", {"-std=c++17", "-nostdinc", "-isystem", "/fuzz/include",
+                                                        "-ferror-limit=20", "-fno-color-diagnostics",
+                                                        "-fno-caret-diagnostics", "-Wno-everything"});
 
   clang::tidy::ClangTidyGlobalOptions Global;
   clang::tidy::ClangTidyOptions Opts = clang::tidy::ClangTidyOptions::getDefaults();
   Opts.Checks = "-*,torch-*";
   Opts.SystemHeaders = false;
-  clang::tidy::ClangTidyContext Context(
-      std::make_unique<clang::tidy::DefaultOptionsProvider>(Global, Opts));
+  clang::tidy::ClangTidyContext Context(std::make_unique<clang::tidy::DefaultOptionsProvider>(Global, Opts));
   std::vector<clang::tidy::ClangTidyError> Errors =
       clang::tidy::runClangTidy(Context, DB, {"/fuzz/input.cpp"}, FS, /*ApplyAnyFix=*/true);
 
@@ -85,8 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
           continue; // a fix in a stub header would itself be a bug, but not one this target checks
         if (Rp.getOffset() + Rp.getLength() > Code.size())
           __builtin_trap(); // a replacement outside the file
-        F.Fixes.push_back({Rp.getFilePath().str(), Rp.getOffset(), Rp.getLength(),
-                           Rp.getReplacementText().str()});
+        F.Fixes.push_back({Rp.getFilePath().str(), Rp.getOffset(), Rp.getLength(), Rp.getReplacementText().str()});
       }
     R.Findings.push_back(std::move(F));
   }

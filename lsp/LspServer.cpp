@@ -1,15 +1,15 @@
 #include "lsp/LspServer.h"
-#include "cli/Accel.h"
-#include "fixits/ApplyFixes.h"
-#include "core/Catalog.h"
-#include "core/Findings.h"
-#include "cli/InputCheck.h"
-#include "lsp/Protocol.h"
-#include "core/Recovery.h"
-#include "cli/ResultCache.h"
-#include "cli/TorchInstall.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "cli/Accel.h"
+#include "cli/InputCheck.h"
+#include "cli/ResultCache.h"
+#include "cli/TorchInstall.h"
+#include "core/Catalog.h"
+#include "core/Findings.h"
+#include "core/Recovery.h"
+#include "fixits/ApplyFixes.h"
+#include "lsp/Protocol.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -32,8 +32,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <unistd.h>
 #include <set>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace clang;

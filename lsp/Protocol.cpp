@@ -11,7 +11,8 @@ namespace torchlint {
 namespace lsp {
 
 ReadStatus readMessage(std::FILE *In, std::string &Body, std::string &Err) {
-  std::optional<size_t> Length;
+  size_t Length = 0;
+  bool HaveLength = false; // (not std::optional: GCC 12 warns it may be used uninitialized)
   bool SawHeader = false;
   std::string Line;
   for (;;) {
@@ -33,26 +34,27 @@ ReadStatus readMessage(std::FILE *In, std::string &Body, std::string &Err) {
       size_t N;
       if (Value.trim().getAsInteger(10, N)) {
         Err = "bad Content-Length header '" + L.str() + "'";
-        Length.reset();
+        HaveLength = false;
         continue;
       }
       Length = N;
+      HaveLength = true;
     }
     if (C == EOF)
       return ReadStatus::Eof;
   }
-  if (!Length) {
+  if (!HaveLength) {
     if (Err.empty())
       Err = "message without a Content-Length header";
     return ReadStatus::BadHeader;
   }
-  if (*Length > (size_t(1) << 30)) {
-    Err = "Content-Length " + std::to_string(*Length) + " is too large";
+  if (Length > (size_t(1) << 30)) {
+    Err = "Content-Length " + std::to_string(Length) + " is too large";
     return ReadStatus::BadHeader;
   }
-  Body.resize(*Length);
-  size_t Got = *Length ? std::fread(&Body[0], 1, *Length, In) : 0;
-  if (Got != *Length)
+  Body.resize(Length);
+  size_t Got = Length ? std::fread(&Body[0], 1, Length, In) : 0;
+  if (Got != Length)
     return ReadStatus::Eof;
   return ReadStatus::Ok;
 }

@@ -36,8 +36,7 @@ void writeCodeQuality(llvm::raw_ostream &OS, const RunResult &R, const ReportOpt
         {"fingerprint", Fingerprint},
         {"severity", codeQualitySeverity(F)},
         {"categories", llvm::json::Array{F.isCompilerError() ? "Bug Risk" : "Performance"}},
-        {"location", llvm::json::Object{{"path", Path},
-                                        {"lines", llvm::json::Object{{"begin", F.Line}}}}}};
+        {"location", llvm::json::Object{{"path", Path}, {"lines", llvm::json::Object{{"begin", F.Line}}}}}};
     if (const CheckInfo *C = findCheck(F.Check))
       Issue["content"] = llvm::json::Object{{"body", (C->Summary + "\n\n" + C->Description).str()}};
     Issues.push_back(std::move(Issue));

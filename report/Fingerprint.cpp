@@ -40,8 +40,8 @@ std::vector<std::string> enclosingFunctions(llvm::StringRef Text, llvm::ArrayRef
     llvm::StringRef Name = Before.substr(B);
     if (Name.empty() || Name.ends_with(":"))
       return {};
-    static const char *const Keywords[] = {"if",     "for",      "while",    "switch", "catch",
-                                           "return", "sizeof",   "decltype", "alignof", "new",
+    static const char *const Keywords[] = {"if",     "for",      "while",        "switch",  "catch",
+                                           "return", "sizeof",   "decltype",     "alignof", "new",
                                            "throw",  "noexcept", "static_assert"};
     for (const char *K : Keywords)
       if (Name == K)
@@ -50,8 +50,8 @@ std::vector<std::string> enclosingFunctions(llvm::StringRef Text, llvm::ArrayRef
     if (Before.substr(0, B).rtrim().ends_with("=") || Before.substr(0, B).rtrim().ends_with("]"))
       return {};
     llvm::StringRef First = H.take_while(isIdentChar);
-    if (First == "do" || First == "else" || First == "try" || First == "namespace" ||
-        First == "class" || First == "struct" || First == "union" || First == "enum")
+    if (First == "do" || First == "else" || First == "try" || First == "namespace" || First == "class" ||
+        First == "struct" || First == "union" || First == "enum")
       return {};
     return Name.str();
   };
@@ -169,8 +169,7 @@ void computeFingerprints(RunResult &R) {
     std::string Name = llvm::sys::path::filename(F->File).str();
     unsigned Rank = Seen[{F->Check + "\n" + Name, Function, Line, F->File}]++;
     llvm::SHA1 H;
-    H.update("torchlint/v1\n" + F->Check + "\n" + Name + "\n" + Function + "\n" + Line + "\n" +
-             std::to_string(Rank));
+    H.update("torchlint/v1\n" + F->Check + "\n" + Name + "\n" + Function + "\n" + Line + "\n" + std::to_string(Rank));
     auto D = H.final();
     F->Fingerprint = llvm::toHex(llvm::ArrayRef<uint8_t>(D.data(), D.size()), /*LowerCase=*/true).substr(0, 32);
   }

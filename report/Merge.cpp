@@ -1,7 +1,7 @@
 // `torchlint merge OUT IN...`: merges the SARIF or JSON results of shards (--shard K/N) into one.
+#include "cli/JsonFile.h"
 #include "core/Catalog.h"
 #include "core/Findings.h"
-#include "cli/JsonFile.h"
 #include "report/CodeQuality.h"
 #include "report/ReportCommon.h"
 #include "llvm/Support/FileSystem.h"

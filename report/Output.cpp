@@ -2,8 +2,8 @@
 #include "core/Findings.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -35,9 +35,7 @@ bool RunResult::hasErrors() const {
 int RunResult::exitCode() const { return (findingCount() ? 1 : 0) | (hasErrors() ? 2 : 0); }
 
 void RunResult::sort() {
-  auto Key = [](const Finding &F) {
-    return std::tie(F.File, F.Line, F.Column, F.Check, F.Message);
-  };
+  auto Key = [](const Finding &F) { return std::tie(F.File, F.Line, F.Column, F.Check, F.Message); };
   std::stable_sort(Findings.begin(), Findings.end(),
                    [&](const Finding &A, const Finding &B) { return Key(A) < Key(B); });
   Findings.erase(std::unique(Findings.begin(), Findings.end(),
@@ -103,8 +101,7 @@ std::string sourceLine(llvm::StringRef File, unsigned Line) {
   return Text.substr(0, Text.find('\n')).rtrim("\r").str();
 }
 
-static void caretLines(llvm::raw_ostream &OS, llvm::StringRef File, unsigned Line, unsigned Column,
-                       bool Color) {
+static void caretLines(llvm::raw_ostream &OS, llvm::StringRef File, unsigned Line, unsigned Column, bool Color) {
   std::string Src = sourceLine(File, Line);
   if (Src.empty())
     return;
@@ -122,8 +119,8 @@ static void caretLines(llvm::raw_ostream &OS, llvm::StringRef File, unsigned Lin
 }
 
 void writeText(llvm::raw_ostream &OS, const RunResult &R, bool Color) {
-  auto Header = [&](llvm::StringRef File, unsigned Line, unsigned Col, llvm::StringRef Level,
-                    llvm::StringRef Msg, llvm::StringRef Check) {
+  auto Header = [&](llvm::StringRef File, unsigned Line, unsigned Col, llvm::StringRef Level, llvm::StringRef Msg,
+                    llvm::StringRef Check) {
     if (Color)
       OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
     OS << File << ":" << Line << ":" << Col << ": ";
@@ -167,10 +164,8 @@ void writeText(llvm::raw_ostream &OS, const RunResult &R, bool Color) {
 static llvm::json::Value fixesJson(const std::vector<Replacement> &Fixes) {
   llvm::json::Array A;
   for (const Replacement &Rp : Fixes)
-    A.push_back(llvm::json::Object{{"file", Rp.File},
-                                   {"offset", Rp.Offset},
-                                   {"length", Rp.Length},
-                                   {"replacement", Rp.Text}});
+    A.push_back(
+        llvm::json::Object{{"file", Rp.File}, {"offset", Rp.Offset}, {"length", Rp.Length}, {"replacement", Rp.Text}});
   return A;
 }
 
@@ -179,11 +174,8 @@ void writeJson(llvm::raw_ostream &OS, const RunResult &R) {
   for (const Finding &F : R.Findings) {
     llvm::json::Array Notes;
     for (const Note &N : F.Notes)
-      Notes.push_back(llvm::json::Object{{"message", N.Message},
-                                         {"file", N.File},
-                                         {"line", N.Line},
-                                         {"column", N.Column},
-                                         {"offset", N.Offset}});
+      Notes.push_back(llvm::json::Object{
+          {"message", N.Message}, {"file", N.File}, {"line", N.Line}, {"column", N.Column}, {"offset", N.Offset}});
     Fs.push_back(llvm::json::Object{{"check", F.Check},
                                     {"level", F.Level},
                                     {"message", F.Message},
@@ -244,8 +236,8 @@ bool readJson(llvm::StringRef Text, RunResult &Out, std::string &Err) {
       if (const auto *Ns = O->getArray("notes"))
         for (const llvm::json::Value &NV : *Ns)
           if (const auto *NO = NV.getAsObject())
-            F.Notes.push_back({Str(NO, "message"), Str(NO, "file"), Num(NO, "line"), Num(NO, "column"),
-                               Num(NO, "offset")});
+            F.Notes.push_back(
+                {Str(NO, "message"), Str(NO, "file"), Num(NO, "line"), Num(NO, "column"), Num(NO, "offset")});
       if (const auto *Xs = O->getArray("fixes"))
         for (const llvm::json::Value &XV : *Xs)
           if (const auto *XO = XV.getAsObject())
@@ -273,10 +265,9 @@ void writeYaml(llvm::raw_ostream &OS, const RunResult &R, llvm::StringRef MainFi
     M.FileOffset = F.Offset;
     for (const Replacement &Rp : F.Fixes)
       llvm::consumeError(M.Fix[Rp.File].add(clang::tooling::Replacement(Rp.File, Rp.Offset, Rp.Length, Rp.Text)));
-    clang::tooling::Diagnostic D(F.Check, M, {},
-                                 F.Level == "warning" ? clang::tooling::Diagnostic::Warning
-                                                      : clang::tooling::Diagnostic::Remark,
-                                 "");
+    clang::tooling::Diagnostic D(
+        F.Check, M, {}, F.Level == "warning" ? clang::tooling::Diagnostic::Warning : clang::tooling::Diagnostic::Remark,
+        "");
     TUD.Diagnostics.push_back(std::move(D));
   }
   llvm::yaml::Output Y(OS);

@@ -1,6 +1,6 @@
 #include "report/ReportCommon.h"
-#include "core/Catalog.h"
 #include "cli/JsonFile.h"
+#include "core/Catalog.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -214,8 +214,8 @@ std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir) {
         P.AfterSyncs = counted(A);
       }
       auto It = Best.find(P.Check);
-      if (It == Best.end() || std::make_pair(isGpu(P.Device), P.Speedup) >
-                                  std::make_pair(isGpu(It->second.Device), It->second.Speedup))
+      if (It == Best.end() ||
+          std::make_pair(isGpu(P.Device), P.Speedup) > std::make_pair(isGpu(It->second.Device), It->second.Speedup))
         Best[P.Check] = P;
     }
   }
@@ -233,7 +233,8 @@ std::string describeProbe(const ProbeResult &P) {
   if (P.AfterSyncs >= 0 && P.BeforeSyncs > P.AfterSyncs) {
     double D = P.BeforeSyncs - P.AfterSyncs;
     S += llvm::formatv("; removes {0} host-device sync{1} per step, counted by the probe",
-                       D == double(int64_t(D)) ? llvm::formatv("{0}", int64_t(D)).str() : llvm::formatv("{0:F2}", D).str(),
+                       D == double(int64_t(D)) ? llvm::formatv("{0}", int64_t(D)).str()
+                                               : llvm::formatv("{0:F2}", D).str(),
                        D == 1 ? "" : "s")
              .str();
   }

@@ -18,12 +18,23 @@ std::string esc(llvm::StringRef S) {
   O.reserve(S.size());
   for (char C : S) {
     switch (C) {
-    case '&': O += "&amp;"; break;
-    case '<': O += "&lt;"; break;
-    case '>': O += "&gt;"; break;
-    case '"': O += "&quot;"; break;
-    case '\'': O += "&#39;"; break;
-    default: O += C;
+    case '&':
+      O += "&amp;";
+      break;
+    case '<':
+      O += "&lt;";
+      break;
+    case '>':
+      O += "&gt;";
+      break;
+    case '"':
+      O += "&quot;";
+      break;
+    case '\'':
+      O += "&#39;";
+      break;
+    default:
+      O += C;
     }
   }
   return O;
@@ -105,8 +116,8 @@ std::string chart(const std::vector<CheckCount> &Counts) {
                        Y + 4, W, RowH - 8)
              .str();
     if (WW)
-      S += llvm::formatv("<rect x=\"{0}\" y=\"{1}\" width=\"{2}\" height=\"{3}\" rx=\"3\" fill=\"#e08a1e\"/>",
-                         LabelW, Y + 4, std::max(2u, WW), RowH - 8)
+      S += llvm::formatv("<rect x=\"{0}\" y=\"{1}\" width=\"{2}\" height=\"{3}\" rx=\"3\" fill=\"#e08a1e\"/>", LabelW,
+                         Y + 4, std::max(2u, WW), RowH - 8)
                .str();
     S += llvm::formatv("<text x=\"{0}\" y=\"{1}\">{2}</text></g>", LabelW + W + 6, Y + 17, C.Total).str();
   }
@@ -137,11 +148,11 @@ std::string diffHtml(llvm::StringRef Diff) {
   llvm::SmallVector<llvm::StringRef> Lines;
   Diff.rtrim('\n').split(Lines, '\n');
   for (llvm::StringRef L : Lines) {
-    const char *Cls = L.starts_with("@@")                             ? "hunk"
+    const char *Cls = L.starts_with("@@")                            ? "hunk"
                       : L.starts_with("---") || L.starts_with("+++") ? "hunk"
-                      : L.starts_with("-")                            ? "del"
-                      : L.starts_with("+")                            ? "add"
-                                                                      : "";
+                      : L.starts_with("-")                           ? "del"
+                      : L.starts_with("+")                           ? "add"
+                                                                     : "";
     S += std::string("<span class=\"") + Cls + "\">" + esc(L) + "</span>\n";
   }
   S += "</pre>";
@@ -180,7 +191,8 @@ void writeHtml(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &O
      << "<div class=\"card\"><b>" << Fixable << "</b>with a fix-it</div></div>\n";
 
   OS << "<h3>By check</h3>\n<table id=\"by-check\">\n<thead><tr><th>Check</th><th>Category</th><th>Level</th>"
-        "<th>Severity</th><th class=\"n\">Findings</th><th class=\"n\">With fix-it</th><th>Measured</th></tr></thead>\n<tbody>\n";
+        "<th>Severity</th><th class=\"n\">Findings</th><th class=\"n\">With "
+        "fix-it</th><th>Measured</th></tr></thead>\n<tbody>\n";
   for (const CheckCount &C : ByCheck) {
     const CheckInfo *Info = findCheck(C.Check);
     auto P = Probe.find(C.Check);
@@ -204,8 +216,9 @@ void writeHtml(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &O
         "<th class=\"n\">Warnings</th><th class=\"n\">Remarks</th></tr></thead>\n<tbody>\n";
   for (const FileCount &C : ByFile) {
     std::string Name = relativeTo(C.File, Opts.Root);
-    OS << "<tr class=\"pick\" data-filter=\"" << esc(Name) << "\"><td><code>" << esc(Name) << "</code></td><td class=\"n\">"
-       << C.Total << "</td><td class=\"n\">" << C.Warnings << "</td><td class=\"n\">" << C.Remarks << "</td></tr>\n";
+    OS << "<tr class=\"pick\" data-filter=\"" << esc(Name) << "\"><td><code>" << esc(Name)
+       << "</code></td><td class=\"n\">" << C.Total << "</td><td class=\"n\">" << C.Warnings << "</td><td class=\"n\">"
+       << C.Remarks << "</td></tr>\n";
   }
   OS << "</tbody>\n</table>\n</section>\n";
 
@@ -236,8 +249,9 @@ void writeHtml(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &O
     std::string Name = relativeTo(F.File, Opts.Root);
     const CheckInfo *Info = findCheck(F.Check);
     OS << "<article class=\"finding\" id=\"f" << Id << "\" data-check=\"" << esc(F.Check) << "\" data-file=\""
-       << esc(Name) << "\">\n<h3><code>" << esc(Name) << ":" << F.Line << ":" << F.Column << "</code> <span class=\"sev-"
-       << esc(F.Level) << "\">" << esc(F.Level) << "</span> <span class=\"tag\">" << esc(F.Check) << "</span></h3>\n"
+       << esc(Name) << "\">\n<h3><code>" << esc(Name) << ":" << F.Line << ":" << F.Column
+       << "</code> <span class=\"sev-" << esc(F.Level) << "\">" << esc(F.Level) << "</span> <span class=\"tag\">"
+       << esc(F.Check) << "</span></h3>\n"
        << "<p class=\"msg\">" << esc(F.Message) << "</p>\n"
        << snippet(F);
     for (const Note &Nt : F.Notes)

@@ -57,14 +57,17 @@ void writeMarkdown(llvm::raw_ostream &OS, const RunResult &R, const ReportOption
       OS << "- `" << Name << ":" << F.Line << ":" << F.Column << "` **" << F.Check << "**: " << md(F.Message) << "\n";
       std::string Diff = fixDiff(F, Name);
       if (!Diff.empty())
-        OS << "  <details><summary>fix-it</summary>\n\n  ```diff\n" << [&] {
-          std::string Indented;
-          llvm::SmallVector<llvm::StringRef> Lines;
-          llvm::StringRef(Diff).rtrim('\n').split(Lines, '\n');
-          for (llvm::StringRef L : Lines)
-            Indented += "  " + L.str() + "\n";
-          return Indented;
-        }() << "  ```\n  </details>\n";
+        OS << "  <details><summary>fix-it</summary>\n\n  ```diff\n"
+           <<
+            [&] {
+              std::string Indented;
+              llvm::SmallVector<llvm::StringRef> Lines;
+              llvm::StringRef(Diff).rtrim('\n').split(Lines, '\n');
+              for (llvm::StringRef L : Lines)
+                Indented += "  " + L.str() + "\n";
+              return Indented;
+            }()
+           << "  ```\n  </details>\n";
     }
   }
   if (R.hasErrors()) {

@@ -57,16 +57,16 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
         {"name", C.ClassName.drop_back(5)},
         {"shortDescription", llvm::json::Object{{"text", C.Summary}}},
         {"fullDescription", llvm::json::Object{{"text", C.Description}}},
-        {"help", llvm::json::Object{{"text", (C.Description + " Source: " + C.Seed).str()},
-                                    {"markdown", helpMarkdown(C)}}},
+        {"help",
+         llvm::json::Object{{"text", (C.Description + " Source: " + C.Seed).str()}, {"markdown", helpMarkdown(C)}}},
         {"helpUri", fileUri(torchlintHome() + "/" + C.docPath())},
         {"defaultConfiguration", llvm::json::Object{{"enabled", C.onByDefault()}, {"level", "warning"}}},
         {"properties", std::move(Props)}});
   }
   llvm::json::Array Results;
   for (const Finding &F : R.Findings) {
-    llvm::json::Object Region{{"startLine", std::max(1u, F.Line)}, {"startColumn", std::max(1u, F.Column)},
-                              {"charOffset", F.Offset}};
+    llvm::json::Object Region{
+        {"startLine", std::max(1u, F.Line)}, {"startColumn", std::max(1u, F.Column)}, {"charOffset", F.Offset}};
     std::string Snippet = sourceLine(F.File, F.Line);
     if (!Snippet.empty())
       Region["snippet"] = llvm::json::Object{{"text", Snippet}};
@@ -88,11 +88,11 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
       for (const Note &N : F.Notes) {
         llvm::json::Object Loc{{"id", Id++}, {"message", llvm::json::Object{{"text", N.Message}}}};
         if (!N.File.empty())
-          Loc["physicalLocation"] = llvm::json::Object{
-              {"artifactLocation", Artifact(N.File)},
-              {"region", llvm::json::Object{{"startLine", std::max(1u, N.Line)},
-                                            {"startColumn", std::max(1u, N.Column)},
-                                            {"charOffset", N.Offset}}}};
+          Loc["physicalLocation"] =
+              llvm::json::Object{{"artifactLocation", Artifact(N.File)},
+                                 {"region", llvm::json::Object{{"startLine", std::max(1u, N.Line)},
+                                                               {"startColumn", std::max(1u, N.Column)},
+                                                               {"charOffset", N.Offset}}}};
         Related.push_back(std::move(Loc));
       }
       Res["relatedLocations"] = std::move(Related);
@@ -106,9 +106,9 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
       llvm::json::Array Changes;
       for (auto &[File, Reps] : ByFile)
         Changes.push_back(llvm::json::Object{{"artifactLocation", Artifact(File)}, {"replacements", std::move(Reps)}});
-      Res["fixes"] = llvm::json::Array{llvm::json::Object{
-          {"description", llvm::json::Object{{"text", "torchlint fix-it for " + F.Check}}},
-          {"artifactChanges", std::move(Changes)}}};
+      Res["fixes"] = llvm::json::Array{
+          llvm::json::Object{{"description", llvm::json::Object{{"text", "torchlint fix-it for " + F.Check}}},
+                             {"artifactChanges", std::move(Changes)}}};
     }
     Results.push_back(std::move(Res));
   }
@@ -116,12 +116,12 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
   for (const std::string &E : R.Errors)
     Notifications.push_back(llvm::json::Object{{"level", "error"}, {"message", llvm::json::Object{{"text", E}}}});
   llvm::json::Object Run{
-      {"tool", llvm::json::Object{{"driver",
-                                   llvm::json::Object{{"name", "torchlint"},
-                                                      {"version", TORCHLINT_VERSION},
-                                                      {"semanticVersion", TORCHLINT_VERSION},
-                                                      {"informationUri", fileUri(torchlintHome() + "/docs/checks/README.md")},
-                                                      {"rules", std::move(Rules)}}}}},
+      {"tool", llvm::json::Object{{"driver", llvm::json::Object{{"name", "torchlint"},
+                                                                {"version", TORCHLINT_VERSION},
+                                                                {"semanticVersion", TORCHLINT_VERSION},
+                                                                {"informationUri",
+                                                                 fileUri(torchlintHome() + "/docs/checks/README.md")},
+                                                                {"rules", std::move(Rules)}}}}},
       {"results", std::move(Results)},
       {"columnKind", "utf16CodeUnits"},
       {"invocations", llvm::json::Array{llvm::json::Object{{"executionSuccessful", !R.hasErrors()},
@@ -129,8 +129,10 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
       {"properties", llvm::json::Object{{"filesAnalyzed", R.FilesAnalyzed}}}};
   if (!Root.empty())
     Run["originalUriBaseIds"] = llvm::json::Object{
-        {RootId, llvm::json::Object{{"uri", fileUri(Root, /*Dir=*/true)},
-                                    {"description", llvm::json::Object{{"text", "The root of the analysed sources (--sarif-root)"}}}}}};
+        {RootId,
+         llvm::json::Object{
+             {"uri", fileUri(Root, /*Dir=*/true)},
+             {"description", llvm::json::Object{{"text", "The root of the analysed sources (--sarif-root)"}}}}}};
   llvm::json::Object Doc{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                          {"version", "2.1.0"},
                          {"runs", llvm::json::Array{std::move(Run)}}};

@@ -1,6 +1,6 @@
 #include "rules/AllocInForwardCheck.h"
-#include "utils/SourceText.h"
 #include "analysis/TUFacts.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -33,9 +33,9 @@ bool isConstantData(const Stmt *S, unsigned Depth = 0) {
   if (const auto *C = dyn_cast<CXXConstructExpr>(S))
     if (C->getNumArgs() == 0 && !isa<CXXTemporaryObjectExpr>(C))
       return false;
-  if (isa<CXXStdInitializerListExpr, InitListExpr, ImplicitCastExpr, MaterializeTemporaryExpr,
-          CXXBindTemporaryExpr, ExprWithCleanups, ParenExpr, UnaryOperator, BinaryOperator, CXXConstructExpr,
-          CXXFunctionalCastExpr, CStyleCastExpr, ConstantExpr, CXXDefaultArgExpr>(S) ||
+  if (isa<CXXStdInitializerListExpr, InitListExpr, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+          ExprWithCleanups, ParenExpr, UnaryOperator, BinaryOperator, CXXConstructExpr, CXXFunctionalCastExpr,
+          CStyleCastExpr, ConstantExpr, CXXDefaultArgExpr>(S) ||
       isa<CXXOperatorCallExpr>(S)) {
     bool Any = false;
     for (const Stmt *C : S->children()) {
@@ -48,26 +48,24 @@ bool isConstantData(const Stmt *S, unsigned Depth = 0) {
   return false;
 }
 
-bool isOptionsArg(const Expr *A) {
-  return isTensorOptionsType(A->getType()) || isa<CXXDefaultArgExpr>(A);
-}
+bool isOptionsArg(const Expr *A) { return isTensorOptionsType(A->getType()) || isa<CXXDefaultArgExpr>(A); }
 
 } // namespace
 
 void AllocInForwardCheck::registerMatchers(MatchFinder *Finder) {
   // torch::tensor({...}) of literals; arange/linspace/logspace/eye of constants.
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("::torch::tensor", "::at::tensor", "::torch::arange",
-                                                             "::at::arange", "::torch::linspace", "::at::linspace",
-                                                             "::torch::logspace", "::at::logspace", "::torch::eye",
-                                                             "::at::eye"))))
-                         .bind("factory"),
-                     this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("::torch::tensor", "::at::tensor", "::torch::arange", "::at::arange",
+                                              "::torch::linspace", "::at::linspace", "::torch::logspace",
+                                              "::at::logspace", "::torch::eye", "::at::eye"))))
+          .bind("factory"),
+      this);
   // torch::ones_like(x) * -1 and the like: a filled tensor that only carries a constant.
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("::torch::ones_like", "::at::ones_like",
-                                                             "::torch::zeros_like", "::at::zeros_like",
-                                                             "::torch::full_like", "::at::full_like"))))
-                         .bind("like"),
-                     this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("::torch::ones_like", "::at::ones_like", "::torch::zeros_like",
+                                              "::at::zeros_like", "::torch::full_like", "::at::full_like"))))
+          .bind("like"),
+      this);
 }
 
 void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
@@ -125,8 +123,8 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
     }
   } else if (const auto *C = dyn_cast<CallExpr>(U)) {
     const FunctionDecl *FD = C->getDirectCallee();
-    if (FD && FD->getDeclName().isIdentifier() && FD->getName() == "where" && isTorchDecl(FD) &&
-        C->getNumArgs() == 3 && stripToWritten(C->getArg(0)) != stripToWritten(Call) && Name != "full_like") {
+    if (FD && FD->getDeclName().isIdentifier() && FD->getName() == "where" && isTorchDecl(FD) && C->getNumArgs() == 3 &&
+        stripToWritten(C->getArg(0)) != stripToWritten(Call) && Name != "full_like") {
       Report = true;
       Use = "the scalar overload torch::where(cond, " + std::string(Name == "ones_like" ? "1" : "0") + ", other)";
     }
@@ -134,8 +132,8 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Report)
     return;
   report(Call->getExprLoc(),
-         "`" + sourceText(U, Ctx) + "` allocates and fills a tensor on every call only to carry a constant; use " + Use +
-             ", or hoist the tensor out of the per-step path",
+         "`" + sourceText(U, Ctx) + "` allocates and fills a tensor on every call only to carry a constant; use " +
+             Use + ", or hoist the tensor out of the per-step path",
          Hot);
 }
 

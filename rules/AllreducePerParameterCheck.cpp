@@ -125,11 +125,10 @@ bool waitedImmediately(const CallExpr *Call, const Stmt *Loop, ASTContext &Ctx) 
 } // namespace
 
 void AllreducePerParameterCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("allreduce", "allreduce_coalesced", "allreduce_",
-                                              "allreduce_coalesced_"))))
-          .bind("call"),
-      this);
+  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("allreduce", "allreduce_coalesced", "allreduce_",
+                                                             "allreduce_coalesced_"))))
+                         .bind("call"),
+                     this);
 }
 
 void AllreducePerParameterCheck::check(const MatchFinder::MatchResult &Result) {

@@ -3,7 +3,8 @@
 
 namespace torchlint {
 
-/// torch-allreduce-per-parameter: one all-reduce per parameter in a loop over parameters instead of bucketed all-reduce. docs/checks/torch-allreduce-per-parameter.md
+/// torch-allreduce-per-parameter: one all-reduce per parameter in a loop over parameters instead of bucketed
+/// all-reduce. docs/checks/torch-allreduce-per-parameter.md
 class AllreducePerParameterCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;

@@ -37,12 +37,13 @@ void AmpCheck::onEndOfTranslationUnit() {
   if (Cuda.isInvalid() || Facts.usesAutocast().isValid() || Facts.usesReducedPrecision().isValid())
     return;
   std::string Enable = torchVersion().atLeast(2, 0) ? "at::autocast::set_autocast_enabled(at::kCUDA, true)"
-                                                     : "at::autocast::set_enabled(true)";
-  report(FirstLoc, "this CUDA training loop (CUDA from line " + std::to_string(Facts.line(Cuda)) +
-                       ") computes in float32 and the file never enables autocast: mixed precision runs "
-                       "matmuls and convolutions on Tensor Cores, up to 3x faster on Volta and newer GPUs; "
-                       "enable it around forward and loss (" + Enable +
-                       " from <ATen/autocast_mode.h>, scaling the loss when using fp16)",
+                                                    : "at::autocast::set_enabled(true)";
+  report(FirstLoc,
+         "this CUDA training loop (CUDA from line " + std::to_string(Facts.line(Cuda)) +
+             ") computes in float32 and the file never enables autocast: mixed precision runs "
+             "matmuls and convolutions on Tensor Cores, up to 3x faster on Volta and newer GPUs; "
+             "enable it around forward and loss (" +
+             Enable + " from <ATen/autocast_mode.h>, scaling the loss when using fp16)",
          hotContext(First, *Ctx));
   First = nullptr;
 }

@@ -16,17 +16,16 @@ AST_MATCHER(CXXRecordDecl, isTwoDimensionalConvOptions) {
   if (!S || (S->getName() != "ConvOptions" && S->getName() != "ConvTransposeOptions"))
     return false;
   const TemplateArgumentList &Args = S->getTemplateArgs();
-  return Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Integral &&
-         Args[0].getAsIntegral() == 2;
+  return Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Integral && Args[0].getAsIntegral() == 2;
 }
 } // namespace
 
 void ChannelsLastCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(anyOf(hasAnyName("::torch::nn::Conv2d", "::torch::nn::Conv2dImpl",
-                                                               "::torch::nn::ConvTranspose2d",
-                                                               "::torch::nn::ConvTranspose2dImpl"),
-                                                   allOf(isInTorchHeaders(), isTwoDimensionalConvOptions()))))))))
+      cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(
+                           anyOf(hasAnyName("::torch::nn::Conv2d", "::torch::nn::Conv2dImpl",
+                                            "::torch::nn::ConvTranspose2d", "::torch::nn::ConvTranspose2dImpl"),
+                                 allOf(isInTorchHeaders(), isTwoDimensionalConvOptions()))))))))
           .bind("ctor"),
       this);
 }
@@ -54,11 +53,11 @@ void ChannelsLastCheck::onEndOfTranslationUnit() {
   SourceLocation Cuda = Facts.usesCUDA();
   if (Cuda.isInvalid() || Facts.firstEnumerator("MemoryFormat::ChannelsLast").isValid())
     return;
-  report(FirstConv, "this model's " + ConvName + " layers run on CUDA (from line " +
-                        std::to_string(Facts.line(Cuda)) +
+  report(FirstConv, "this model's " + ConvName + " layers run on CUDA (from line " + std::to_string(Facts.line(Cuda)) +
                         ") in the default NCHW layout, and the file never converts anything to "
                         "torch::MemoryFormat::ChannelsLast: cuDNN's fastest Tensor Core convolutions work in "
-                        "NHWC, so NCHW convolutions pay internal layout transposes or use slower kernels; convert the input batches and the conv "
+                        "NHWC, so NCHW convolutions pay internal layout transposes or use slower kernels; convert the "
+                        "input batches and the conv "
                         "weights with .contiguous(torch::MemoryFormat::ChannelsLast) (most useful with AMP)");
   FirstConv = SourceLocation();
 }

@@ -3,7 +3,8 @@
 
 namespace torchlint {
 
-/// torch-channels-last: a 2-D convolutional model on CUDA never converted to channels_last. docs/checks/torch-channels-last.md
+/// torch-channels-last: a 2-D convolutional model on CUDA never converted to channels_last.
+/// docs/checks/torch-channels-last.md
 class ChannelsLastCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;

@@ -1,9 +1,9 @@
 #include "rules/ConvBiasBeforeBnCheck.h"
-#include "utils/ExprStrip.h"
-#include "core/AstWalk.h"
 #include "analysis/NnModules.h"
 #include "analysis/OptionsFlow.h"
+#include "core/AstWalk.h"
 #include "fixits/SetupFixes.h"
+#include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -14,14 +14,14 @@ namespace torchlint {
 
 void ConvBiasBeforeBnCheck::registerMatchers(MatchFinder *Finder) {
   auto Seq = cxxRecordDecl(hasAnyName("::torch::nn::Sequential", "::torch::nn::SequentialImpl"));
-  Finder->addMatcher(cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(Seq)))),
-                                      argumentCountAtLeast(2))
-                         .bind("seq"),
-                     this);
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("push_back"),
-                                                            ofClass(hasName("::torch::nn::SequentialImpl")))))
-                         .bind("push"),
-                     this);
+  Finder->addMatcher(
+      cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(Seq)))), argumentCountAtLeast(2))
+          .bind("seq"),
+      this);
+  Finder->addMatcher(
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("push_back"), ofClass(hasName("::torch::nn::SequentialImpl")))))
+          .bind("push"),
+      this);
   // bn(conv(x)) / bn->forward(conv->forward(x)) in a module's methods.
   Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("()")).bind("apply"), this);
   Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("forward")))).bind("apply"), this);
@@ -289,8 +289,8 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
   checkPair(Conv, Dims, "its output goes straight into", moduleOfForwardCall(BNCall), Ctx, Apply);
 }
 
-void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRef How, const Expr *BN,
-                                      ASTContext &Ctx, const Expr *ReportAt) {
+void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRef How, const Expr *BN, ASTContext &Ctx,
+                                      const Expr *ReportAt) {
   // A local conv module used anywhere else keeps its bias.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCopies(Conv)))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -306,8 +306,8 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   // that other callers share (HelperDepth > 0: the fix, if any, goes to this caller's argument).
   SourceLocation UseLoc = (ReportAt ? ReportAt : Conv)->getBeginLoc();
   SourceLocation Loc = UseLoc;
-  if (O.Construct && O.HelperDepth == 0 && O.Construct->getBeginLoc().isValid() && !O.Construct->getBeginLoc().isMacroID() &&
-      inUserCode(O.Construct->getBeginLoc(), SM))
+  if (O.Construct && O.HelperDepth == 0 && O.Construct->getBeginLoc().isValid() &&
+      !O.Construct->getBeginLoc().isMacroID() && inUserCode(O.Construct->getBeginLoc(), SM))
     Loc = O.Construct->getBeginLoc();
   if (Loc.isMacroID() || !inUserCode(Loc, SM))
     return;
@@ -317,8 +317,8 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   std::string HowText = How.str();
   if (Loc != UseLoc && StringRef(HowText).starts_with("its output"))
     HowText.insert(strlen("its output"), " at line " + std::to_string(SM.getSpellingLineNumber(UseLoc)));
-  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + HowText + " BatchNorm" + D +
-                    "d (line " + std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
+  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + HowText + " BatchNorm" + D + "d (line " +
+                    std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
                     "), which subtracts the per-channel mean and cancels the bias; the bias costs a kernel, "
                     "its gradient and optimizer state for nothing: build the conv with .bias(false)";
 

@@ -9,7 +9,8 @@ class ConvBiasBeforeBnCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  /// What a finding rests on beyond its expression: an absence: bias(false) nowhere on the way from the options (helpers, members) (Recovery.h).
+  /// What a finding rests on beyond its expression: an absence: bias(false) nowhere on the way from the options
+  /// (helpers, members) (Recovery.h).
   Evidence evidence() const override { return Evidence::TranslationUnit; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override { Reported.clear(); }
@@ -17,8 +18,8 @@ public:
 private:
   /// Reports Conv (a conv module expression of Dims dimensions whose output feeds BN) when its
   /// bias resolves to true, with a fix where one edit suffices.
-  void checkPair(const clang::Expr *Conv, int Dims, llvm::StringRef How, const clang::Expr *BN,
-                 clang::ASTContext &Ctx, const clang::Expr *ReportAt = nullptr);
+  void checkPair(const clang::Expr *Conv, int Dims, llvm::StringRef How, const clang::Expr *BN, clang::ASTContext &Ctx,
+                 const clang::Expr *ReportAt = nullptr);
   /// Constructions reported in this TU (a conv used in several places is reported once).
   llvm::DenseSet<unsigned> Reported;
 };

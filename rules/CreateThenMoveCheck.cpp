@@ -1,6 +1,6 @@
 #include "rules/CreateThenMoveCheck.h"
-#include "utils/SourceText.h"
 #include "fixits/TensorOptionsFix.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -18,11 +18,10 @@ bool isRandomFactory(llvm::StringRef Name) { return tensorFactoryKind(Name).Rand
 
 void CreateThenMoveCheck::registerMatchers(MatchFinder *Finder) {
   auto Factory = callExpr(callee(functionDecl(isTensorFactoryDecl()))).bind("factory");
-  Finder->addMatcher(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cuda", "to"), isTensorMethod()).bind("move")),
-                        on(ignoringImplicit(Factory)))
-          .bind("call"),
-      this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cuda", "to"), isTensorMethod()).bind("move")),
+                                       on(ignoringImplicit(Factory)))
+                         .bind("call"),
+                     this);
 }
 
 void CreateThenMoveCheck::check(const MatchFinder::MatchResult &Result) {

@@ -1,7 +1,7 @@
 #include "rules/CudnnBenchmarkCheck.h"
 #include "analysis/ProgramFacts.h"
-#include "fixits/SetupFixes.h"
 #include "analysis/TUFacts.h"
+#include "fixits/SetupFixes.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;

@@ -8,7 +8,8 @@ class CudnnBenchmarkCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  /// What a finding rests on beyond its expression: a program-wide absence: nothing enables the auto-tuner (Recovery.h).
+  /// What a finding rests on beyond its expression: a program-wide absence: nothing enables the auto-tuner
+  /// (Recovery.h).
   Evidence evidence() const override { return Evidence::TranslationUnit; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };

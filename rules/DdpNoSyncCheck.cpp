@@ -1,6 +1,6 @@
 #include "rules/DdpNoSyncCheck.h"
-#include "utils/SourceText.h"
 #include "analysis/Collectives.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -170,7 +170,8 @@ void DdpNoSyncCheck::check(const MatchFinder::MatchResult &Result) {
     int64_t V = N.Val.getInt().getSExtValue();
     Wasted = std::to_string(V - 1) + " of every " + std::to_string(V) + " all-reduces are wasted";
   } else {
-    Wasted = "N-1 of every N all-reduces are wasted (N = " + sourceText(Rem->getRHS()->IgnoreParenImpCasts(), Ctx) + ")";
+    Wasted =
+        "N-1 of every N all-reduces are wasted (N = " + sourceText(Rem->getRHS()->IgnoreParenImpCasts(), Ctx) + ")";
   }
   std::string Where = "the optimizer steps only when `" + sourceText(StepIf->getCond(), Ctx) + "` (line " +
                       std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(StepIf->getBeginLoc()))) + ")";
@@ -184,8 +185,8 @@ void DdpNoSyncCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     if (IsGradAllReduce(C)) {
       Done.insert(C);
-      report(C->getExprLoc(), "this gradient all-reduce runs on every iteration, but " + Where + ": " + Wasted +
-                                  "; " + Fix);
+      report(C->getExprLoc(),
+             "this gradient all-reduce runs on every iteration, but " + Where + ": " + Wasted + "; " + Fix);
       return;
     }
     const FunctionDecl *Callee = C->getDirectCallee();
@@ -193,8 +194,8 @@ void DdpNoSyncCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     Done.insert(C);
     report(C->getExprLoc(), HotCodeAnalysis::get(Ctx).describe(Callee) +
-                                " all-reduces the gradients and runs on every iteration, but " + Where + ": " +
-                                Wasted + "; " + Fix);
+                                " all-reduces the gradients and runs on every iteration, but " + Where + ": " + Wasted +
+                                "; " + Fix);
   });
 }
 

@@ -9,15 +9,16 @@ using namespace clang::ast_matchers;
 namespace torchlint {
 
 void DebugApiCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(callExpr(callee(functionDecl(hasName("::torch::autograd::AnomalyMode::set_enabled"))),
-                              argumentCountIs(2))
-                         .bind("anomaly"),
-                     this);
   Finder->addMatcher(
-      declStmt(has(varDecl(hasLocalStorage(),
-              hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(hasAnyName(
-                  "::torch::autograd::DetectAnomalyGuard", "::torch::autograd::profiler::RecordProfile")))))))
-                   .bind("guard")))
+      callExpr(callee(functionDecl(hasName("::torch::autograd::AnomalyMode::set_enabled"))), argumentCountIs(2))
+          .bind("anomaly"),
+      this);
+  Finder->addMatcher(
+      declStmt(
+          has(varDecl(hasLocalStorage(),
+                      hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(hasAnyName(
+                          "::torch::autograd::DetectAnomalyGuard", "::torch::autograd::profiler::RecordProfile")))))))
+                  .bind("guard")))
           .bind("guardStmt"),
       this);
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("::torch::autograd::profiler::enableProfilerLegacy",

@@ -1,7 +1,7 @@
 #include "rules/EvalNoGradCheck.h"
 #include "analysis/Autograd.h"
-#include "core/AstWalk.h"
 #include "analysis/NnModules.h"
+#include "core/AstWalk.h"
 #include "fixits/SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -43,9 +43,9 @@ AST_MATCHER(FunctionDecl, isNamedLikeEvaluation) {
   llvm::StringRef L(Lower);
   if (!L.contains("val") && !L.contains("test") && !L.contains("infer") && !L.contains("predict"))
     return false;
-  static const llvm::StringRef Names[] = {"eval",     "evaluate",  "evaluation", "validate", "validation",
-                                          "val",      "valid",     "test",       "testing",  "infer",
-                                          "inference", "predict", "prediction"};
+  static const llvm::StringRef Names[] = {"eval",      "evaluate", "evaluation", "validate", "validation",
+                                          "val",       "valid",    "test",       "testing",  "infer",
+                                          "inference", "predict",  "prediction"};
   for (const std::string &W : identifierWords(Node.getName()))
     for (llvm::StringRef N : Names)
       if (W == N)
@@ -61,8 +61,8 @@ void EvalNoGradCheck::registerMatchers(MatchFinder *Finder) {
   // Evaluation routines that never call eval() (a model without dropout or batch norm needs none).
   Finder->addMatcher(functionDecl(isDefinition(), isNamedLikeEvaluation()).bind("routine"), this);
   // model->eval() on a model whose type is a template parameter, in a template never instantiated.
-  Finder->addMatcher(callExpr(callee(cxxDependentScopeMemberExpr(hasMemberName("eval"))), argumentCountIs(0)).bind("call"),
-                     this);
+  Finder->addMatcher(
+      callExpr(callee(cxxDependentScopeMemberExpr(hasMemberName("eval"))), argumentCountIs(0)).bind("call"), this);
 }
 
 namespace {
@@ -111,8 +111,8 @@ const ValueDecl *baseDecl(const Expr *E) {
       E = ME->getBase();
       continue;
     }
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getNumArgs() >= 1 &&
-                                                           (OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow))
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+        OC && OC->getNumArgs() >= 1 && (OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow))
       E = OC->getArg(0);
     else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
       E = UO->getSubExpr();
@@ -151,8 +151,8 @@ bool mayStoreTensorsOutside(const FunctionDecl *FD) {
   // Tensor assignments (operator=) and container insertions are both calls.
   bool Stores = false;
   forEachCall(FD->getBody(), [&](const CallExpr *C) {
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C); OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
-                                                           isTensorType(OC->getArg(0)->getType()))
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+        OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 && isTensorType(OC->getArg(0)->getType()))
       if (!isLocalOf(baseDecl(OC->getArg(0)), FD))
         Stores = true;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))

@@ -8,7 +8,8 @@ class EvalNoGradCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  /// What a finding rests on beyond its expression: an absence: no no-grad guard in scope, here or in the callers (Recovery.h).
+  /// What a finding rests on beyond its expression: an absence: no no-grad guard in scope, here or in the callers
+  /// (Recovery.h).
   Evidence evidence() const override { return Evidence::TranslationUnit; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 

@@ -1,7 +1,7 @@
 #include "rules/IndexInLoopCheck.h"
-#include "utils/SourceText.h"
 #include "analysis/DeviceProvenance.h"
 #include "analysis/NnModules.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -265,8 +265,8 @@ void IndexInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // Nested loops (`t[i][j]`): one finding, at the outermost loop that qualifies.
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   for (const Stmt *P = HC.parentOf(Loop); P; P = HC.parentOf(P))
-    if (const auto *Outer = dyn_cast<ForStmt>(P); Outer && Outer->getBody() &&
-                                                  Outer->getBody()->getSourceRange().fullyContains(Loop->getSourceRange()))
+    if (const auto *Outer = dyn_cast<ForStmt>(P);
+        Outer && Outer->getBody() && Outer->getBody()->getSourceRange().fullyContains(Loop->getSourceRange()))
       if (qualifies(Outer, Ctx))
         return;
   // The loop must itself run on every step: a per-row loop in set-up code costs its launches once.

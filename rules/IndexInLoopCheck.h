@@ -19,8 +19,8 @@ public:
   struct Finding {
     const clang::Expr *Index = nullptr; ///< the first indexing expression of the loop variable
     const clang::Expr *Tensor = nullptr;
-    std::string Bound;                  ///< "x.size(0)", "n", "" when written otherwise
-    bool TensorDim = false;             ///< the trip count is a tensor's dimension
+    std::string Bound;      ///< "x.size(0)", "n", "" when written otherwise
+    bool TensorDim = false; ///< the trip count is a tensor's dimension
   };
 
 private:

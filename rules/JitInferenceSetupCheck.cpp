@@ -1,9 +1,9 @@
 #include "rules/JitInferenceSetupCheck.h"
-#include "core/AstWalk.h"
 #include "analysis/Autograd.h"
 #include "analysis/ProgramFacts.h"
-#include "fixits/SetupFixes.h"
 #include "analysis/TUFacts.h"
+#include "core/AstWalk.h"
+#include "fixits/SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -29,7 +29,8 @@ const ValueDecl *declOf(const Expr *E) {
       return DRE->getDecl();
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ? ME->getMemberDecl() : declOf(ME->getBase());
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf))
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf))
       E = UO->getSubExpr();
     else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
       E = MT->getSubExpr();
@@ -189,7 +190,8 @@ void JitInferenceSetupCheck::onEndOfTranslationUnit() {
                  ") without torch::jit::freeze or torch::jit::optimize_for_inference: freezing inlines "
                  "its weights and attributes as constants, so the JIT can fold and fuse (conv and batch "
                  "norm, linear chains) and skips attribute lookups on every call; after eval(), "
-                 "`" + D->getNameAsString() + " = torch::jit::optimize_for_inference(" + D->getNameAsString() +
+                 "`" +
+                 D->getNameAsString() + " = torch::jit::optimize_for_inference(" + D->getNameAsString() +
                  ");` (or torch::jit::freeze) once after loading (folding can change results in the last "
                  "bits)");
     }

@@ -25,12 +25,12 @@ private:
   void checkForward(const clang::CXXMemberCallExpr *Call, clang::ASTContext &Ctx);
 
   struct ModuleUse {
-    const clang::CallExpr *Load = nullptr;         ///< the first torch::jit::load stored in it
-    const clang::CXXMemberCallExpr *Forward = nullptr; ///< its first forward()
+    const clang::CallExpr *Load = nullptr;                ///< the first torch::jit::load stored in it
+    const clang::CXXMemberCallExpr *Forward = nullptr;    ///< its first forward()
     const clang::CXXMemberCallExpr *HotForward = nullptr; ///< its first forward() in hot code
-    bool Eval = false;    ///< eval() or train(...) called on it
-    bool Frozen = false;  ///< passed to torch::jit::freeze / optimize_for_inference
-    bool Escapes = false; ///< passed to a user function: its setup may happen there
+    bool Eval = false;                                    ///< eval() or train(...) called on it
+    bool Frozen = false;                                  ///< passed to torch::jit::freeze / optimize_for_inference
+    bool Escapes = false;                                 ///< passed to a user function: its setup may happen there
   };
   /// The module variables (locals, globals, fields) of the TU, by declaration.
   llvm::DenseMap<const clang::ValueDecl *, ModuleUse> Modules;

@@ -1,8 +1,8 @@
 #include "rules/LoaderWorkersCheck.h"
-#include "utils/SourceText.h"
 #include "analysis/OptionsFlow.h"
 #include "fixits/SetupFixes.h"
 #include "fixits/TensorOptionsFix.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -56,13 +56,13 @@ void LoaderWorkersCheck::check(const MatchFinder::MatchResult &Result) {
       W = Copy->getArg(0)->IgnoreImplicit();
     }
     const auto *CE = dyn_cast<CXXConstructExpr>(W);
-    if (CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() &&
-        CE->getNumArgs() == 1 && CE->getArg(0)->IgnoreImpCasts()->getType()->isIntegerType()) {
+    if (CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() && CE->getNumArgs() == 1 &&
+        CE->getArg(0)->IgnoreImpCasts()->getType()->isIntegerType()) {
       // A bare batch size: DataLoaderOptions(batch_size) by implicit conversion.
       std::string Text = writtenText(CE->getArg(0)->IgnoreImpCasts(), Ctx);
       if (!Text.empty())
-        replaceExpr(CE->getArg(0)->IgnoreImpCasts(),
-                    "torch::data::DataLoaderOptions(" + Text + ").workers(" + N + ")", Ctx, Fixes);
+        replaceExpr(CE->getArg(0)->IgnoreImpCasts(), "torch::data::DataLoaderOptions(" + Text + ").workers(" + N + ")",
+                    Ctx, Fixes);
     } else {
       OptionValue V = resolveOption(Arg, "workers", Ctx);
       if (!V.isConstant(0))

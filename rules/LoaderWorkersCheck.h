@@ -14,7 +14,8 @@ private:
 
 public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  /// What a finding rests on beyond its expression: an absence: workers(N) nowhere on the way from the options (Recovery.h).
+  /// What a finding rests on beyond its expression: an absence: workers(N) nowhere on the way from the options
+  /// (Recovery.h).
   Evidence evidence() const override { return Evidence::TranslationUnit; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };

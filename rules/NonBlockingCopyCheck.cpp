@@ -17,9 +17,9 @@ namespace {
 bool isReshape(const CXXMemberCallExpr *C) {
   const CXXMethodDecl *M = C->getMethodDecl();
   return M && M->getDeclName().isIdentifier() && isTensorType(C->getImplicitObjectArgument()->getType()) &&
-         llvm::is_contained({"view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose",
-                             "contiguous"},
-                            M->getName());
+         llvm::is_contained(
+             {"view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "contiguous"},
+             M->getName());
 }
 
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
@@ -57,9 +57,9 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
 } // namespace
 
 void NonBlockingCopyCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("to", "cuda"), isTensorMethod()).bind("m")))
-                         .bind("call"),
-                     this);
+  Finder->addMatcher(
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("to", "cuda"), isTensorMethod()).bind("m"))).bind("call"),
+      this);
 }
 
 void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {

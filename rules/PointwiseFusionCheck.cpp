@@ -14,10 +14,10 @@ namespace {
 
 bool isPointwiseName(llvm::StringRef N) {
   static const llvm::StringSet<> Names = {
-      "add",  "sub",   "mul",     "div",     "neg",   "exp",  "exp2",  "expm1",      "log",  "log1p", "log2",
-      "erf",  "erfc",  "sigmoid", "tanh",    "relu",  "sin",  "cos",   "sqrt",       "rsqrt", "abs",  "pow",
-      "clamp", "clamp_min", "clamp_max", "reciprocal", "square", "floor", "ceil", "round", "sign", "silu",
-      "softplus", "leaky_relu", "hardtanh", "elu", "selu", "gelu", "mish"};
+      "add",  "sub",  "mul",      "div",        "neg",       "exp",        "exp2",   "expm1", "log",  "log1p",
+      "log2", "erf",  "erfc",     "sigmoid",    "tanh",      "relu",       "sin",    "cos",   "sqrt", "rsqrt",
+      "abs",  "pow",  "clamp",    "clamp_min",  "clamp_max", "reciprocal", "square", "floor", "ceil", "round",
+      "sign", "silu", "softplus", "leaky_relu", "hardtanh",  "elu",        "selu",   "gelu",  "mish"};
   return Names.contains(N);
 }
 
@@ -121,8 +121,8 @@ void PointwiseFusionCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   std::string Name = One ? "`" + One->getNameAsString() + "`" : "one tensor";
   report(E->getBeginLoc(),
-         std::to_string(C.Ops) + " elementwise operations on " + Name +
-             " in one expression launch " + std::to_string(C.Ops) +
+         std::to_string(C.Ops) + " elementwise operations on " + Name + " in one expression launch " +
+             std::to_string(C.Ops) +
              " kernels, each reading and writing the whole tensor; fuse them into one kernel (a built-in fused "
              "op such as torch::gelu where one exists, or a custom CUDA or TorchScript-fused function)",
          Hot);

@@ -3,7 +3,8 @@
 
 namespace torchlint {
 
-/// torch-pointwise-fusion: a chain of four or more elementwise ops on one tensor in hot code. docs/checks/torch-pointwise-fusion.md
+/// torch-pointwise-fusion: a chain of four or more elementwise ops on one tensor in hot code.
+/// docs/checks/torch-pointwise-fusion.md
 class PointwiseFusionCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;

@@ -1,8 +1,8 @@
 #include "rules/SyncBoolMaskCheck.h"
-#include "utils/SourceText.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/TensorDtype.h"
 #include "fixits/TensorOptionsFix.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -112,15 +112,14 @@ const char AltMessage[] = "; use masked_fill_(mask, value), torch::where(mask, a
 } // namespace
 
 void SyncBoolMaskCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("index", "index_put_"), isTensorMethod())))
-                         .bind("index"),
-                     this);
+  Finder->addMatcher(
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("index", "index_put_"), isTensorMethod()))).bind("index"),
+      this);
   Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), hasArgument(0, expr(isTensorExpr())),
                                          hasArgument(1, expr(isTensorExpr())))
                          .bind("subscript"),
                      this);
-  Finder->addMatcher(callExpr(callee(functionDecl(hasName("masked_select"), isInTorchHeaders()))).bind("select"),
-                     this);
+  Finder->addMatcher(callExpr(callee(functionDecl(hasName("masked_select"), isInTorchHeaders()))).bind("select"), this);
 }
 
 void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
@@ -136,7 +135,8 @@ void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     reportSync(Sel->getExprLoc(),
                std::string("masked_select() returns as many elements as the mask selects, so the CPU waits for "
-                           "the GPU to count them") + AltMessage,
+                           "the GPU to count them") +
+                   AltMessage,
                *Site);
     return;
   }
@@ -148,7 +148,8 @@ void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     reportSync(Sub->getBeginLoc(),
                std::string("Tensor::operator[] with a boolean tensor reads it with item() (a sync) and only "
-                           "accepts a zero-dim mask; index({mask}) is a sync too") + AltMessage,
+                           "accepts a zero-dim mask; index({mask}) is a sync too") +
+                   AltMessage,
                *Site);
     return;
   }
@@ -198,9 +199,9 @@ void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
     if (ScalarValue && Target && TV && !TV->Written && OneElementList && sameShapeMask(Mask, Target, Ctx) &&
         !MaskText.empty() && !ValueText.empty() && ME && !ME->getMemberLoc().isMacroID() &&
         !Call->getRParenLoc().isMacroID()) {
-      Fix.push_back(FixItHint::CreateReplacement(
-          CharSourceRange::getTokenRange(ME->getMemberLoc(), Call->getRParenLoc()),
-          "masked_fill_(" + MaskText + ", " + ValueText + ")"));
+      Fix.push_back(
+          FixItHint::CreateReplacement(CharSourceRange::getTokenRange(ME->getMemberLoc(), Call->getRParenLoc()),
+                                       "masked_fill_(" + MaskText + ", " + ValueText + ")"));
     }
   }
   if (Put && ScalarValue)

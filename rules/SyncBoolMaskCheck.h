@@ -3,7 +3,8 @@
 
 namespace torchlint {
 
-/// torch-sync-bool-mask: indexing with a boolean tensor and masked_select in hot code. docs/checks/torch-sync-bool-mask.md
+/// torch-sync-bool-mask: indexing with a boolean tensor and masked_select in hot code.
+/// docs/checks/torch-sync-bool-mask.md
 class SyncBoolMaskCheck : public SyncCheck {
 public:
   using SyncCheck::SyncCheck;

@@ -30,9 +30,8 @@ bool readsClock(const Stmt *S, unsigned Depth = 0) {
       if (N == "now" && llvm::StringRef(Q).starts_with("std::chrono::"))
         return true;
       if (FD->isExternC() || FD->getDeclContext()->isTranslationUnit() || llvm::StringRef(Q).starts_with("std::"))
-        if (llvm::is_contained({"clock", "clock_gettime", "gettimeofday", "cudaEventRecord", "cudaEventElapsedTime",
-                                "tic", "toc"},
-                               N))
+        if (llvm::is_contained(
+                {"clock", "clock_gettime", "gettimeofday", "cudaEventRecord", "cudaEventElapsedTime", "tic", "toc"}, N))
           return true;
       if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
         if (isTimerClass(MD->getParent()))

@@ -33,8 +33,8 @@ void SyncHostCopyCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cpu", "to"), isTensorMethod()))).bind("copy"),
                      this);
   // Host reads through data_ptr<T>(): *t.data_ptr<float>(), t.data_ptr<float>()[i].
-  auto DataPtr = cxxMemberCallExpr(callee(cxxMethodDecl(
-                                       hasAnyName("data_ptr", "const_data_ptr", "mutable_data_ptr"), isTensorMethod())))
+  auto DataPtr = cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("data_ptr", "const_data_ptr", "mutable_data_ptr"),
+                                                        isTensorMethod())))
                      .bind("ptr");
   Finder->addMatcher(unaryOperator(hasOperatorName("*"), hasUnaryOperand(ignoringParenImpCasts(DataPtr))).bind("read"),
                      this);

@@ -3,7 +3,8 @@
 
 namespace torchlint {
 
-/// torch-sync-host-copy: device-to-host copies (.cpu(), .to(kCPU), host reads of device memory) in hot code. docs/checks/torch-sync-host-copy.md
+/// torch-sync-host-copy: device-to-host copies (.cpu(), .to(kCPU), host reads of device memory) in hot code.
+/// docs/checks/torch-sync-host-copy.md
 class SyncHostCopyCheck : public SyncCheck {
 public:
   using SyncCheck::SyncCheck;

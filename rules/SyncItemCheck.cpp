@@ -1,6 +1,6 @@
 #include "rules/SyncItemCheck.h"
-#include "core/AstWalk.h"
 #include "analysis/TensorDtype.h"
+#include "core/AstWalk.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -9,7 +9,6 @@ using namespace clang::ast_matchers;
 
 namespace torchlint {
 
-
 static const char Message[] =
     "Tensor::item() copies the value to the host and blocks until the GPU has finished all queued "
     "work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it "
@@ -17,20 +16,16 @@ static const char Message[] =
 
 void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
   // t.item(), t.item<float>(), t.template item<T>() (instantiated), t.item().toFloat().
-  Finder->addMatcher(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("call"),
-      this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("call"), this);
   // t.template item<T>() in a template that is never instantiated.
   Finder->addMatcher(
-      callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item")))))).bind("dependent"),
-      this);
+      callExpr(callee(unresolvedMemberExpr(hasAnyDeclaration(namedDecl(hasName("item")))))).bind("dependent"), this);
   // loss.template item<float>() where loss's type depends on a template parameter (`auto loss =
   // torch::nll_loss(model->forward(x), y)`), in a template that is never instantiated.
   Finder->addMatcher(callExpr(callee(cxxDependentScopeMemberExpr(hasMemberName("item")))).bind("dependent"), this);
   // torch::nn::utils::clip_grad_norm_(): returns the total norm as a double, read with item()
   // (libtorch 1.13 and 2.x, whatever error_if_nonfinite says).
-  Finder->addMatcher(callExpr(callee(functionDecl(hasName("::torch::nn::utils::clip_grad_norm_")))).bind("clip"),
-                     this);
+  Finder->addMatcher(callExpr(callee(functionDecl(hasName("::torch::nn::utils::clip_grad_norm_")))).bind("clip"), this);
   // t[i] with a tensor index: Tensor::operator[](Tensor) reads the index with item().
   Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("[]"), hasArgument(0, expr(isTensorExpr())),
                                          hasArgument(1, expr(isTensorExpr())))
@@ -49,8 +44,8 @@ static bool accumulatedOnHost(const Expr *Call, ASTContext &Ctx) {
     if (const auto *CA = dyn_cast<CompoundAssignOperator>(P))
       return CA->getRHS()->IgnoreParenImpCasts() == cast<Expr>(Prev)->IgnoreParenImpCasts() &&
              (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign);
-    if (!isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr, CXXFunctionalCastExpr,
-             CXXMemberCallExpr, MemberExpr>(P))
+    if (!isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr, CXXFunctionalCastExpr, CXXMemberCallExpr,
+             MemberExpr>(P))
       return false;
     Prev = P;
   }
@@ -103,7 +98,7 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
   }
   SourceLocation Loc = Call->getExprLoc();
   if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Call->getCallee()->IgnoreImplicit()))
-    Loc = DM->getMemberLoc(); // at `item`, as for a typed call
+    Loc = DM->getMemberLoc();            // at `item`, as for a typed call
   auto Site = assess(Call, Tensor, Ctx); // dependent `t.template item<T>()`: device unknown
   if (!Site)
     return;

@@ -30,17 +30,17 @@ void SyncNonzeroCheck::registerMatchers(MatchFinder *Finder) {
       this);
   // The one-argument torch::where(cond) is nonzero(cond, as_tuple=true).
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasName("where"), parameterCountIs(1), isInTorchHeaders()))).bind("call"),
-      this);
+      callExpr(callee(functionDecl(hasName("where"), parameterCountIs(1), isInTorchHeaders()))).bind("call"), this);
   Finder->addMatcher(
       cxxMemberCallExpr(callee(cxxMethodDecl(hasName("where"), parameterCountIs(0), isTensorMethod()))).bind("call"),
       this);
   // count_nonzero(...) read on the host: the host read is the sync; torch-sync-item reports it
   // when it runs, so this one only when it does not.
   Finder->addMatcher(
-      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod())),
-                        on(ignoringImplicit(callExpr(callee(functionDecl(hasName("count_nonzero"), isInTorchHeaders())))
-                                                .bind("count"))))
+      cxxMemberCallExpr(
+          callee(cxxMethodDecl(hasName("item"), isTensorMethod())),
+          on(ignoringImplicit(
+              callExpr(callee(functionDecl(hasName("count_nonzero"), isInTorchHeaders()))).bind("count"))))
           .bind("read"),
       this);
 }

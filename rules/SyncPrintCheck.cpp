@@ -23,8 +23,7 @@ void SyncPrintCheck::registerMatchers(MatchFinder *Finder) {
                               hasAnyArgument(expr(isTensorExpr()).bind("tensor")))
                          .bind("call"),
                      this);
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("print"), isTensorMethod()))).bind("member"),
-                     this);
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("print"), isTensorMethod()))).bind("member"), this);
 }
 
 void SyncPrintCheck::check(const MatchFinder::MatchResult &Result) {

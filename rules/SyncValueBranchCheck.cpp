@@ -60,9 +60,9 @@ std::string assertionMacro(SourceLocation Loc, ASTContext &Ctx) {
 } // namespace
 
 void SyncValueBranchCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName("is_nonzero", "equal", "allclose"), isInTorchHeaders())))
-                         .bind("call"),
-                     this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("is_nonzero", "equal", "allclose"), isInTorchHeaders()))).bind("call"),
+      this);
   Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("item"), isTensorMethod()))).bind("item"), this);
 }
 

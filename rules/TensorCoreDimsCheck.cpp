@@ -1,7 +1,7 @@
 #include "rules/TensorCoreDimsCheck.h"
 #include "analysis/LocalDataflow.h"
-#include "analysis/TensorShapes.h"
 #include "analysis/TUFacts.h"
+#include "analysis/TensorShapes.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -47,27 +47,26 @@ void TensorCoreDimsCheck::registerMatchers(MatchFinder *Finder) {
   // Options and modules whose first two arguments are the matmul/conv sizes:
   // LinearOptions(in, out), Linear(in, out), Conv2dOptions(in, out, k), Conv2d(in, out, k), ...
   Finder->addMatcher(
-      cxxConstructExpr(hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(hasAnyName(
-                           "::torch::nn::LinearOptions", "::torch::nn::Linear", "::torch::nn::LinearImpl",
-                           "::torch::nn::ConvOptions", "::torch::nn::Conv1d", "::torch::nn::Conv2d",
-                           "::torch::nn::Conv3d", "::torch::nn::Conv1dImpl", "::torch::nn::Conv2dImpl",
-                           "::torch::nn::Conv3dImpl", "::torch::nn::ConvTransposeOptions",
-                           "::torch::nn::ConvTranspose1d", "::torch::nn::ConvTranspose2d",
-                           "::torch::nn::ConvTranspose3d", "::torch::nn::ConvTranspose1dImpl",
-                           "::torch::nn::ConvTranspose2dImpl", "::torch::nn::ConvTranspose3dImpl")))))))
+      cxxConstructExpr(
+          hasType(hasUnqualifiedDesugaredType(recordType(hasDeclaration(cxxRecordDecl(hasAnyName(
+              "::torch::nn::LinearOptions", "::torch::nn::Linear", "::torch::nn::LinearImpl",
+              "::torch::nn::ConvOptions", "::torch::nn::Conv1d", "::torch::nn::Conv2d", "::torch::nn::Conv3d",
+              "::torch::nn::Conv1dImpl", "::torch::nn::Conv2dImpl", "::torch::nn::Conv3dImpl",
+              "::torch::nn::ConvTransposeOptions", "::torch::nn::ConvTranspose1d", "::torch::nn::ConvTranspose2d",
+              "::torch::nn::ConvTranspose3d", "::torch::nn::ConvTranspose1dImpl", "::torch::nn::ConvTranspose2dImpl",
+              "::torch::nn::ConvTranspose3dImpl")))))))
           .bind("ctor"),
       this);
   // Matrix multiplies whose operands' shapes may be provable. torch::matmul and friends are
   // at::matmul (namespace torch uses namespace at). Template patterns are matched, not their
   // instantiations, so a finding is reported once.
-  Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("::at::matmul", "::at::mm", "::at::bmm", "::at::addmm",
-                                              "::at::baddbmm", "::at::linear", "::at::Tensor::matmul",
-                                              "::at::Tensor::mm", "::at::Tensor::bmm", "::at::Tensor::addmm",
-                                              "::at::Tensor::baddbmm", "::torch::nn::functional::linear"))),
-               unless(isInTemplateInstantiation()))
-          .bind("mm"),
-      this);
+  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(
+                                  "::at::matmul", "::at::mm", "::at::bmm", "::at::addmm", "::at::baddbmm",
+                                  "::at::linear", "::at::Tensor::matmul", "::at::Tensor::mm", "::at::Tensor::bmm",
+                                  "::at::Tensor::addmm", "::at::Tensor::baddbmm", "::torch::nn::functional::linear"))),
+                              unless(isInTemplateInstantiation()))
+                         .bind("mm"),
+                     this);
 }
 
 void TensorCoreDimsCheck::check(const MatchFinder::MatchResult &Result) {

@@ -15,10 +15,18 @@ namespace {
 bool isGemmModule(const CXXRecordDecl *Impl) {
   if (!Impl)
     return false;
-  static const llvm::StringRef Names[] = {"LinearImpl", "BilinearImpl", "MultiheadAttentionImpl",
-                                          "TransformerImpl", "TransformerEncoderLayerImpl",
-                                          "TransformerDecoderLayerImpl", "LSTMImpl", "GRUImpl", "RNNImpl",
-                                          "LSTMCellImpl", "GRUCellImpl", "RNNCellImpl"};
+  static const llvm::StringRef Names[] = {"LinearImpl",
+                                          "BilinearImpl",
+                                          "MultiheadAttentionImpl",
+                                          "TransformerImpl",
+                                          "TransformerEncoderLayerImpl",
+                                          "TransformerDecoderLayerImpl",
+                                          "LSTMImpl",
+                                          "GRUImpl",
+                                          "RNNImpl",
+                                          "LSTMCellImpl",
+                                          "GRUCellImpl",
+                                          "RNNCellImpl"};
   return llvm::is_contained(Names, Impl->getName()) && isTorchDecl(Impl);
 }
 } // namespace
@@ -79,13 +87,14 @@ void Tf32MatmulCheck::onEndOfTranslationUnit() {
     return;
   }
   std::string Enable = torchVersion().atLeast(2, 0) ? "`at::globalContext().setFloat32MatmulPrecision(\"high\");`"
-                                                     : "`at::globalContext().setAllowTF32CuBLAS(true);`";
+                                                    : "`at::globalContext().setAllowTF32CuBLAS(true);`";
   report(FirstLoc,
          FirstName + " runs a float32 matrix product on CUDA (CUDA from line " + std::to_string(Facts.line(Cuda)) +
              ") and the file never allows TF32 for cuBLAS, so on Ampere and newer GPUs it runs in full fp32 "
              "instead of on tensor cores (up to 8x the fp32 throughput on an A100); if the model tolerates "
              "inputs rounded to a 10-bit mantissa (relative error ~1e-3 per product, fp32 range and "
-             "accumulation), call " + Enable + " once at start-up",
+             "accumulation), call " +
+             Enable + " once at start-up",
          hotContext(First, *Ctx));
   First = nullptr;
 }

@@ -2,15 +2,15 @@
 // the plugin (torchlint-tidy-plugin.so) registers it inside clang-tidy-19.
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
+
+// Generated from rules/checks.json (cmake/Catalog.cmake); needs the module headers above.
 #include "RegisterChecks.inc"
 
 namespace torchlint {
 
 class TorchModule : public clang::tidy::ClangTidyModule {
 public:
-  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-    registerAllChecks(Factories);
-  }
+  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override { registerAllChecks(Factories); }
 };
 
 } // namespace torchlint

@@ -1,9 +1,9 @@
 #include "rules/ZeroGradSetToNoneCheck.h"
 #include "analysis/NnModules.h"
 #include "fixits/SetupFixes.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -48,10 +48,12 @@ void ZeroGradSetToNoneCheck::check(const MatchFinder::MatchResult &Result) {
     if (Optimizer)
       Msg = "Optimizer::zero_grad() in libtorch < 2.0 writes zeros into every gradient; reset them instead "
             "as 2.x does (`for (auto &group : opt.param_groups()) for (auto &param : group.params()) "
-            "param.mutable_grad().reset();`, or model->zero_grad(true))" + std::string(Why);
+            "param.mutable_grad().reset();`, or model->zero_grad(true))" +
+            std::string(Why);
     else
       Msg = "Module::zero_grad() in libtorch < 2.0 defaults to set_to_none = false and writes zeros into "
-            "every gradient; call zero_grad(true)" + std::string(Why);
+            "every gradient; call zero_grad(true)" +
+            std::string(Why);
   } else {
     return;
   }

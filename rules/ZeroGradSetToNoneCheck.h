@@ -3,7 +3,8 @@
 
 namespace torchlint {
 
-/// torch-zero-grad-set-to-none: zero_grad() that zeroes gradients instead of resetting them. docs/checks/torch-zero-grad-set-to-none.md
+/// torch-zero-grad-set-to-none: zero_grad() that zeroes gradients instead of resetting them.
+/// docs/checks/torch-zero-grad-set-to-none.md
 class ZeroGradSetToNoneCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;

@@ -8,8 +8,8 @@
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <tuple>
@@ -29,8 +29,7 @@ bool Expectation::matches(const Diag &D) const {
 }
 
 std::string Expectation::describe() const {
-  return std::to_string(Line) + ":" + std::to_string(Column) + ": " + Level + ": " + Substring + " [" +
-         Check + "]";
+  return std::to_string(Line) + ":" + std::to_string(Column) + ": " + Level + ": " + Substring + " [" + Check + "]";
 }
 
 std::vector<std::string> Case::requiredMissing(int Version) const {
@@ -161,8 +160,8 @@ Case parseCase(const std::string &Path, const std::string &Check) {
     }
   }
   if (!C.FixedPath.empty() && !C.ExpectedFixes.empty())
-    C.ParseError += "both " + fs::path(C.FixedPath).filename().string() +
-                    " and inline CHECK-FIXES: expect the fixes one way\n";
+    C.ParseError +=
+        "both " + fs::path(C.FixedPath).filename().string() + " and inline CHECK-FIXES: expect the fixes one way\n";
   return C;
 }
 
@@ -272,8 +271,8 @@ std::string checkFixes(const std::vector<FixExpectation> &Expected, const std::s
       bool Covered = false;
       for (const FixExpectation &E : Expected)
         Covered |= E.Line >= 1 && E.Line <= O.size() &&
-                    (E.Line - 1 == I || (R.Hunk[I] != 0 && R.Hunk[E.Line - 1] == R.Hunk[I])) &&
-                    W.find(E.Text) != std::string::npos;
+                   (E.Line - 1 == I || (R.Hunk[I] != 0 && R.Hunk[E.Line - 1] == R.Hunk[I])) &&
+                   W.find(E.Text) != std::string::npos;
       if (!Covered)
         Problems += "line " + std::to_string(I + 1) + " (`" + O[I] + "`): the fix wrote `" + W +
                     "`, which no CHECK-FIXES expects\n";
@@ -463,7 +462,8 @@ bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &
 }
 
 bool parseClangTidyText(const std::string &Text, std::vector<Diag> &Out, std::string &) {
-  static const std::regex Line(R"(^(.+?):(\d+):(\d+): (warning|error|remark|fatal error): (.*) \[([A-Za-z0-9.,_-]+)\]$)");
+  static const std::regex Line(
+      R"(^(.+?):(\d+):(\d+): (warning|error|remark|fatal error): (.*) \[([A-Za-z0-9.,_-]+)\]$)");
   // clang-tidy prints a finding's notes after it, without a check name: they take the finding's.
   static const std::regex NoteLine(R"(^(.+?):(\d+):(\d+): note: (.*?)(?: \[([A-Za-z0-9.,_-]+)\])?$)");
   std::istringstream In(Text);

@@ -100,7 +100,8 @@ struct CommandResult {
 };
 CommandResult runCommand(const std::vector<std::string> &Args);
 
-/// One `torchlint --fix` (or `clang-tidy-19 -load <plugin> --fix`) command over copies of corpus cases that share their checks and --config.
+/// One `torchlint --fix` (or `clang-tidy-19 -load <plugin> --fix`) command over copies of corpus cases that share their
+/// checks and --config.
 struct FixRun {
   /// TORCHLINT_CLI --fix <Options> --checks=... [--config=...] <copies> -- <flags> -include-pch <Pch>
   std::vector<std::string> Args;
@@ -110,8 +111,7 @@ struct FixRun {
 /// command per group, against libtorch Version with the PCH Pch. Options go right after --fix.
 /// Plugin: clang-tidy-19 -load torchlint-tidy-plugin.so --fix instead of the CLI.
 std::vector<FixRun> fixRuns(const std::vector<const Case *> &Cases, const std::string &Dir, int Version,
-                            const std::string &Pch, const std::vector<std::string> &Options,
-                            bool Plugin = false);
+                            const std::string &Pch, const std::vector<std::string> &Options, bool Plugin = false);
 
 /// Findings of the CLI's JSON; its input problems (errors) go to Errors when given.
 bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &Error,

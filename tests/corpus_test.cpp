@@ -185,8 +185,8 @@ private:
             B.PartialByFile[P.substr(1, End - 1)] = P;
         }
         if (!Ok || R.ExitCode < 0 || R.ExitCode > 3) {
-          B.Error += (Cli ? "torchlint" : "clang-tidy") + std::string(" failed (exit ") +
-                     std::to_string(R.ExitCode) + "): " + Err + "\n" + R.Stderr.substr(0, 4000);
+          B.Error += (Cli ? "torchlint" : "clang-tidy") + std::string(" failed (exit ") + std::to_string(R.ExitCode) +
+                     "): " + Err + "\n" + R.Stderr.substr(0, 4000);
           continue;
         }
         for (Diag &D : Ds)
@@ -249,7 +249,8 @@ std::vector<Diag> findingsFor(const Batch &B, const Case &C) {
   if (It == B.ByFile.end())
     return Out;
   // Notes are compared only in cases that expect one (as clang-tidy's CHECK-NOTES is opt-in).
-  bool Notes = std::any_of(C.Expected.begin(), C.Expected.end(), [](const Expectation &E) { return E.Level == "note"; });
+  bool Notes =
+      std::any_of(C.Expected.begin(), C.Expected.end(), [](const Expectation &E) { return E.Level == "note"; });
   for (const Diag &D : It->second)
     if ((D.Level != "note" || Notes) && (D.Check.rfind("clang-diagnostic-", 0) == 0 || globMatches(C.Checks, D.Check)))
       Out.push_back(D);
@@ -300,10 +301,12 @@ TEST_P(Corpus, BothFrontEndsReportExactlyTheExpectedFindings) {
     EXPECT_EQ(Partial, Cli.PartialByFile.end()) << "unexpected partial analysis: " << Partial->second;
   } else {
     if (!Required.empty())
-      ASSERT_NE(Partial, Cli.PartialByFile.end()) << "torchlint CLI did not say " << C.Path << " was analysed partially";
+      ASSERT_NE(Partial, Cli.PartialByFile.end())
+          << "torchlint CLI did not say " << C.Path << " was analysed partially";
     for (const std::string &H : Required) {
       size_t Named = Partial->second.find("'" + H + "' (");
-      ASSERT_NE(Named, std::string::npos) << "the partial-analysis message does not name " << H << ": " << Partial->second;
+      ASSERT_NE(Named, std::string::npos)
+          << "the partial-analysis message does not name " << H << ": " << Partial->second;
       // A header with a stand-in (stand-ins/) is served by it, and both front ends say so.
       bool HasStandIn = fs::exists(fs::path(TORCHLINT_SOURCE_DIR) / "stand-ins" / H);
       std::string Where = Partial->second.substr(Named, Partial->second.find(')', Named) - Named);
@@ -346,8 +349,8 @@ TEST_P(Fix, FixItProducesTheExpectedFileWhichCompiles) {
     auto It = Out.find(C.Path);
     ASSERT_NE(It, Out.end());
     const std::string &After = It->second.Text;
-    EXPECT_EQ(C.checkFixed(After), "") << FrontEnd << " on " << C.Path << " (libtorch "
-                                       << (V == 1 ? "1.13" : "2.x") << "), fixed copy " << It->second.Path;
+    EXPECT_EQ(C.checkFixed(After), "") << FrontEnd << " on " << C.Path << " (libtorch " << (V == 1 ? "1.13" : "2.x")
+                                       << "), fixed copy " << It->second.Path;
     EXPECT_NE(After, readFile(C.Path)) << FrontEnd << " changed nothing in " << C.Path;
     if (Plugin)
       EXPECT_EQ(After, CliFixed) << "the two front ends fix " << C.Path << " differently";
@@ -368,8 +371,7 @@ TEST_P(Fix, FixItProducesTheExpectedFileWhichCompiles) {
   Args.push_back(P);
   Args.push_back(Compiled);
   CommandResult R = runCommand(Args);
-  EXPECT_EQ(R.ExitCode, 0) << Compiled << " does not compile against libtorch "
-                           << (V == 1 ? "1.13" : "2.x") << ":\n"
+  EXPECT_EQ(R.ExitCode, 0) << Compiled << " does not compile against libtorch " << (V == 1 ? "1.13" : "2.x") << ":\n"
                            << R.Stderr.substr(0, 4000);
 }
 
@@ -404,7 +406,8 @@ TEST(CorpusLayout, EveryCheckHasPositiveAndNegativeCases) {
 TEST(CorpusLayout, NegativeCasesExpectNothing) {
   for (const Case &C : allCases())
     if (C.isNegative())
-      EXPECT_TRUE(C.Expected.empty() && !C.testsFixes()) << C.Path << " is named as a negative case but expects findings";
+      EXPECT_TRUE(C.Expected.empty() && !C.testsFixes())
+          << C.Path << " is named as a negative case but expects findings";
 }
 
 TEST(CorpusLayout, EveryCaseParses) {
@@ -420,17 +423,17 @@ std::string writeTemp(const std::string &Name, const std::string &Text) {
   return P.string();
 }
 
-const char *SelfTestOriginal = "int main() {\n"          // 1
-                               "  auto a = f(1);\n"      // 2
+const char *SelfTestOriginal = "int main() {\n"           // 1
+                               "  auto a = f(1);\n"       // 2
                                "  // CHECK-FIXES: f(2)\n" // 3
-                               "  auto b = g();\n"       // 4
-                               "  return 0;\n"           // 5
-                               "}\n";                    // 6
+                               "  auto b = g();\n"        // 4
+                               "  return 0;\n"            // 5
+                               "}\n";                     // 6
 
 TEST(CorpusHarness, CheckFixesParsesLinesAndOffsets) {
   Case C = parseCase(writeTemp("parse.cpp", std::string(SelfTestOriginal) +
-                                                "// CHECK-FIXES: :[[@LINE-3]]: g(1)\n"  // 7 -> 4
-                                                "// CHECK-FIXES: :2: f(2)\n"            // 8
+                                                "// CHECK-FIXES: :[[@LINE-3]]: g(1)\n" // 7 -> 4
+                                                "// CHECK-FIXES: :2: f(2)\n"           // 8
                                                 "// CHECK-NOTES: :[[@LINE-6]]:3: note: n [torch-x]\n"),
                      "torch-x");
   ASSERT_EQ(C.ParseError, "");
@@ -445,9 +448,11 @@ TEST(CorpusHarness, CheckFixesParsesLinesAndOffsets) {
   EXPECT_EQ(C.Expected[0].Level, "note");
   EXPECT_TRUE(parseCase(writeTemp("bad.cpp", "int x;\n// CHECK-FIXES:\n"), "torch-x").ParseError.size());
   EXPECT_TRUE(parseCase(writeTemp("bad2.cpp", "int x;\n// CHECK-FIXES int y;\n"), "torch-x").ParseError.size());
-  EXPECT_TRUE(parseCase(writeTemp("bad3.cpp", "int x;\n// CHECK-NOTES: :1: note: n [torch-x]\n"), "torch-x").ParseError.size());
+  EXPECT_TRUE(
+      parseCase(writeTemp("bad3.cpp", "int x;\n// CHECK-NOTES: :1: note: n [torch-x]\n"), "torch-x").ParseError.size());
   // Prose that mentions a CHECK line is not one.
-  Case Prose = parseCase(writeTemp("prose.cpp", "// Fixes: a .fixed.cpp, not inline CHECK-FIXES: why.\nint x;\n"), "torch-x");
+  Case Prose =
+      parseCase(writeTemp("prose.cpp", "// Fixes: a .fixed.cpp, not inline CHECK-FIXES: why.\nint x;\n"), "torch-x");
   EXPECT_EQ(Prose.ParseError, "");
   EXPECT_TRUE(Prose.ExpectedFixes.empty());
 }
@@ -456,7 +461,8 @@ TEST(CorpusHarness, SatisfiedCheckFixesPass) {
   std::string Fixed = "int main() {\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
   EXPECT_EQ(checkFixes({{2, 3, "auto a = f(2);"}}, SelfTestOriginal, Fixed), "");
   // An inserted line is expected on the line above it.
-  std::string Inserted = "int main() {\n  guard g;\n  auto a = f(1);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
+  std::string Inserted =
+      "int main() {\n  guard g;\n  auto a = f(1);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
   EXPECT_EQ(checkFixes({{1, 0, "guard g;"}}, SelfTestOriginal, Inserted), "");
 }
 
@@ -474,7 +480,8 @@ TEST(CorpusHarness, UnsatisfiableCheckFixesFail) {
   std::string Two = "int main() {\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g(0);\n  return 0;\n}\n";
   EXPECT_NE(checkFixes({{2, 3, "f(2)"}}, SelfTestOriginal, Two), "");
   // An inserted line nobody expects.
-  std::string Inserted = "int main() {\n  guard g;\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
+  std::string Inserted =
+      "int main() {\n  guard g;\n  auto a = f(2);\n  // CHECK-FIXES: f(2)\n  auto b = g();\n  return 0;\n}\n";
   EXPECT_NE(checkFixes({{2, 3, "f(2)"}}, SelfTestOriginal, Inserted), "");
   // Through a case: the same expectation read from a file, checked against a fixed text.
   Case C = parseCase(writeTemp("wrong.cpp", SelfTestOriginal), "torch-x");

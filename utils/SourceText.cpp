@@ -11,8 +11,8 @@ std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
   if (!S)
     return {};
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S->getSourceRange()), SM,
-                                               Ctx.getLangOpts());
+  CharSourceRange R =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S->getSourceRange()), SM, Ctx.getLangOpts());
   if (R.isInvalid())
     return {};
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();

@@ -1,1 +1,2 @@
-int main( { for (;;) torch::zeros({1}).cuda(
+int main( {
+  for (;;) torch::zeros({1}).cuda(

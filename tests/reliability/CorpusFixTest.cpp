@@ -22,8 +22,7 @@ TEST_P(CorpusFixes, VerifiedAndIdempotent) {
   std::vector<Case> Cases = discoverCases(TORCHLINT_SOURCE_DIR "/test_corpus");
   std::vector<const Case *> Fixable;
   for (const Case &C : Cases)
-    if (C.testsFixes() &&
-        std::find(C.Versions.begin(), C.Versions.end(), Version) != C.Versions.end())
+    if (C.testsFixes() && std::find(C.Versions.begin(), C.Versions.end(), Version) != C.Versions.end())
       Fixable.push_back(&C);
   if (Fixable.empty())
     GTEST_SKIP() << "no corpus case that expects fixes for libtorch " << Version;

@@ -1,8 +1,8 @@
 // Unit tests of the fix planner (fixits/ApplyFixes.cpp) and of the analysis-time hashes that
 // make --fix refuse files changed since they were analysed.
-#include "fixits/ApplyFixes.h"
-#include "cli/FileHashes.h"
 #include "TestUtil.h"
+#include "cli/FileHashes.h"
+#include "fixits/ApplyFixes.h"
 #include <gtest/gtest.h>
 
 using namespace torchlint;

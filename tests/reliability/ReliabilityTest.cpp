@@ -64,8 +64,8 @@ struct BadInput {
   std::vector<std::pair<const char *, std::string>> Files;
   const char *Args; // after torchlint; $F stands for the stub flags
   int RC;
-  const char *Line;     // a line of the output must contain this ...
-  unsigned LineCount;   // ... exactly this many times (0: don't count)
+  const char *Line;             // a line of the output must contain this ...
+  unsigned LineCount;           // ... exactly this many times (0: don't count)
   const char *Absent = nullptr; // must not appear
 };
 
@@ -85,7 +85,8 @@ std::string expandDir(std::string Text, const Scratch &S) {
 }
 
 std::string binaryBytes() {
-  std::string B = "\x7f" "ELF\x02\x01\x01";
+  std::string B = "\x7f"
+                  "ELF\x02\x01\x01";
   B += std::string(64, '\0');
   for (int I = 0; I < 2000; ++I)
     B += char(I * 37);
@@ -105,84 +106,206 @@ const BadInput BadInputs[] = {
     {"Directory", {{"dir", "<dir>"}}, "dir -- $F", 2, "'dir': is a directory", 1},
     {"BinaryFile", {{"bin.cpp", binaryBytes()}}, "bin.cpp -- $F", 2, "'bin.cpp': binary file", 1},
     {"Fifo", {{"pipe.cpp", "<fifo>"}}, "pipe.cpp -- $F", 2, "'pipe.cpp': not a regular file", 1},
-    {"SyntaxError", {{"syntax.cpp", "int main() { return 0 }\n"}}, "syntax.cpp -- $F", 2,
-     "syntax.cpp:1:22: error: expected ';' after return statement", 1},
-    {"ManySyntaxErrorsAreOneLine", {{"many.cpp", manyErrors()}}, "many.cpp -- $F", 2,
-     "(and 18 or more errors in this file)", 1},
+    {"SyntaxError",
+     {{"syntax.cpp", "int main() { return 0 }\n"}},
+     "syntax.cpp -- $F",
+     2,
+     "syntax.cpp:1:22: error: expected ';' after return statement",
+     1},
+    {"ManySyntaxErrorsAreOneLine",
+     {{"many.cpp", manyErrors()}},
+     "many.cpp -- $F",
+     2,
+     "(and 18 or more errors in this file)",
+     1},
     // A missing header that is not libtorch's: the rest of the file is analysed (docs/reliability.md).
-    {"MissingHeader", {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}}, "hdr.cpp -- $F", 2,
-     "hdr.cpp': analysed partially: header not found: 'nothere.h' (hdr.cpp:1)", 1, "file not found"},
-    {"MissingHeaderStrict", {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}}, "--strict-includes hdr.cpp -- $F",
-     2, "hdr.cpp:1:10: error: 'nothere.h' file not found", 1, "analysed partially"},
-    {"MissingHeaderAndFindingsIsThree", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
+    {"MissingHeader",
+     {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
+     "hdr.cpp -- $F",
+     2,
+     "hdr.cpp': analysed partially: header not found: 'nothere.h' (hdr.cpp:1)",
+     1,
+     "file not found"},
+    {"MissingHeaderStrict",
+     {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
+     "--strict-includes hdr.cpp -- $F",
+     2,
+     "hdr.cpp:1:10: error: 'nothere.h' file not found",
+     1,
+     "analysed partially"},
+    {"MissingHeaderAndFindingsIsThree",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     3,
      "train.cpp': analysed partially: headers not found: 'spdlog/spdlog.h' (train.cpp:2), 'clopts.hpp' "
-     "(train.cpp:3); code that depends on them is not judged (", 1, "file not found"},
-    {"MissingHeaderFindsTheTypedSync", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
-     "train.cpp:9:22: warning: Tensor::item()", 1},
-    {"MissingHeaderNoFindingOnUnknownTypes", {{"train.cpp", MissingHeaderLoop}}, "train.cpp -- $F", 3,
-     "[torch-sync-item]", 1},
-    {"MissingHeaderStrictHasNoFinding", {{"train.cpp", MissingHeaderLoop}}, "--strict-includes train.cpp -- $F", 2,
-     "train.cpp:2:10: error: 'spdlog/spdlog.h' file not found", 1, "[torch-sync-item]"},
-    {"MissingHeaderJson", {{"train.cpp", MissingHeaderLoop}}, "--format=json train.cpp -- $F", 3,
-     "analysed partially: headers not found: 'spdlog/spdlog.h'", 2}, // in "errors", and on stderr
-    {"MissingHeaderSarif", {{"train.cpp", MissingHeaderLoop}}, "--format=sarif train.cpp -- $F", 3,
-     "analysed partially: headers not found: 'spdlog/spdlog.h'", 2}, // a toolExecutionNotification, and stderr
-    {"MissingHeaderInWorkers", {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
-     "-j 2 train.cpp c.cpp -- $F", 3, "analysed partially", 2},
+     "(train.cpp:3); code that depends on them is not judged (",
+     1,
+     "file not found"},
+    {"MissingHeaderFindsTheTypedSync",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     3,
+     "train.cpp:9:22: warning: Tensor::item()",
+     1},
+    {"MissingHeaderNoFindingOnUnknownTypes",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     3,
+     "[torch-sync-item]",
+     1},
+    {"MissingHeaderStrictHasNoFinding",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--strict-includes train.cpp -- $F",
+     2,
+     "train.cpp:2:10: error: 'spdlog/spdlog.h' file not found",
+     1,
+     "[torch-sync-item]"},
+    {"MissingHeaderJson",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--format=json train.cpp -- $F",
+     3,
+     "analysed partially: headers not found: 'spdlog/spdlog.h'",
+     2}, // in "errors", and on stderr
+    {"MissingHeaderSarif",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--format=sarif train.cpp -- $F",
+     3,
+     "analysed partially: headers not found: 'spdlog/spdlog.h'",
+     2}, // a toolExecutionNotification, and stderr
+    {"MissingHeaderInWorkers",
+     {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
+     "-j 2 train.cpp c.cpp -- $F",
+     3,
+     "analysed partially",
+     2},
     // Stand-in headers: an installed one wins; --strict-includes uses none.
     {"InstalledHeaderWinsOverStandIn",
      {{"train.cpp", InstalledCxxoptsLoop},
-      {"cxxopts.hpp", "namespace cxxopts { struct Options { explicit Options(const char *); int parse(int, char **); }; }\n"}},
-     "train.cpp -- $F", 1, "train.cpp:8:22: warning: Tensor::item()", 1, "analysed partially"},
-    {"StandInHeaderNotUsedWhenStrict", {{"opts.cpp", "#include <cxxopts.hpp>\ncxxopts::Options o(\"x\");\n"}},
-     "--strict-includes opts.cpp -- $F", 2, "opts.cpp:1:10: error: 'cxxopts.hpp' file not found", 1, "stand-in"},
+      {"cxxopts.hpp",
+       "namespace cxxopts { struct Options { explicit Options(const char *); int parse(int, char **); }; }\n"}},
+     "train.cpp -- $F",
+     1,
+     "train.cpp:8:22: warning: Tensor::item()",
+     1,
+     "analysed partially"},
+    {"StandInHeaderNotUsedWhenStrict",
+     {{"opts.cpp", "#include <cxxopts.hpp>\ncxxopts::Options o(\"x\");\n"}},
+     "--strict-includes opts.cpp -- $F",
+     2,
+     "opts.cpp:1:10: error: 'cxxopts.hpp' file not found",
+     1,
+     "stand-in"},
     // libtorch itself missing: a hard error that says how to point torchlint at it.
-    {"LibtorchMissing", {{"train.cpp", TrainLoop}}, "train.cpp -- -std=c++17 -nostdinc", 2,
-     "train.cpp': libtorch's header 'torch/torch.h' not found: torchlint needs libtorch's headers. Pass", 1,
+    {"LibtorchMissing",
+     {{"train.cpp", TrainLoop}},
+     "train.cpp -- -std=c++17 -nostdinc",
+     2,
+     "train.cpp': libtorch's header 'torch/torch.h' not found: torchlint needs libtorch's headers. Pass",
+     1,
      "[torch-sync-item]"},
     {"NonUtf8IsClean",
      {{"latin.cpp", "// caf\xe9 \xff\xfe\nint f() { return 1; }\nconst char *s = \"\xe9\xff\";\n"}},
-     "latin.cpp -- $F", 0, nullptr, 0, "error"},
+     "latin.cpp -- $F",
+     0,
+     nullptr,
+     0,
+     "error"},
     {"NonUtf8Json",
      {{"latin.cpp", "// caf\xe9\n#include <torch/torch.h>\nvoid g(torch::Tensor t) {\n"
                     "  for (int i = 0; i < 2; ++i) { float v = t.item<float>(); (void)v; } }\n"}},
-     "latin.cpp --format=json -- $F", 1, "\"torch-sync-item\"", 0},
-    {"EmptyDatabase", {{"a.cpp", "int a;\n"}, {"db/compile_commands.json", "[]\n"}}, "-p db a.cpp", 2,
-     "'db/compile_commands.json': the compilation database has no entries", 1},
+     "latin.cpp --format=json -- $F",
+     1,
+     "\"torch-sync-item\"",
+     0},
+    {"EmptyDatabase",
+     {{"a.cpp", "int a;\n"}, {"db/compile_commands.json", "[]\n"}},
+     "-p db a.cpp",
+     2,
+     "'db/compile_commands.json': the compilation database has no entries",
+     1},
     {"MalformedDatabase",
      {{"a.cpp", "int a;\n"}, {"db/compile_commands.json", "[{\"directory\": \"/tmp\", \"file\": \n"}},
-     "-p db a.cpp", 2, "'db/compile_commands.json': cannot read the compilation database", 1},
+     "-p db a.cpp",
+     2,
+     "'db/compile_commands.json': cannot read the compilation database",
+     1},
     {"MalformedDatabaseNextToSource",
-     {{"src/a.cpp", "int a;\n"}, {"src/compile_commands.json", "{ not json"}}, "src/a.cpp", 2,
-     "compile_commands.json': cannot read the compilation database", 1},
+     {{"src/a.cpp", "int a;\n"}, {"src/compile_commands.json", "{ not json"}},
+     "src/a.cpp",
+     2,
+     "compile_commands.json': cannot read the compilation database",
+     1},
     {"FileMissingFromDatabase",
      {{"a.cpp", "int a;\n"},
       {"b.cpp", "int b;\n"},
       {"db/compile_commands.json", "[{\"directory\": \"$D\", \"file\": \"a.cpp\", \"command\": \"c++ -c a.cpp\"}]\n"}},
-     "-p db a.cpp b.cpp", 2, "'b.cpp': not in the compilation database", 1, "'a.cpp'"},
-    {"NoSuchBuildDirectory", {{"a.cpp", "int a;\n"}}, "-p nodir a.cpp", 2,
-     "'nodir': no such build directory", 1},
-    {"BuildDirectoryWithoutDatabase", {{"a.cpp", "int a;\n"}, {"bdir", "<dir>"}}, "-p bdir a.cpp", 2,
-     "'bdir': no compile_commands.json or compile_flags.txt", 1},
-    {"UnknownCheckInFlagIsAWarning", {{"a.cpp", "int a;\n"}}, "a.cpp --checks=-*,torch-sync-itme -- $F", 0,
-     "warning: unknown check 'torch-sync-itme' in --checks", 1},
+     "-p db a.cpp b.cpp",
+     2,
+     "'b.cpp': not in the compilation database",
+     1,
+     "'a.cpp'"},
+    {"NoSuchBuildDirectory", {{"a.cpp", "int a;\n"}}, "-p nodir a.cpp", 2, "'nodir': no such build directory", 1},
+    {"BuildDirectoryWithoutDatabase",
+     {{"a.cpp", "int a;\n"}, {"bdir", "<dir>"}},
+     "-p bdir a.cpp",
+     2,
+     "'bdir': no compile_commands.json or compile_flags.txt",
+     1},
+    {"UnknownCheckInFlagIsAWarning",
+     {{"a.cpp", "int a;\n"}},
+     "a.cpp --checks=-*,torch-sync-itme -- $F",
+     0,
+     "warning: unknown check 'torch-sync-itme' in --checks",
+     1},
     {"UnknownCheckInClangTidyIsAWarning",
      {{"src/a.cpp", "int a;\n"}, {"src/.clang-tidy", "Checks: '-*,torch-sync-itme,readability-foo'\n"}},
-     "src/a.cpp -- $F", 0, "warning: unknown check 'torch-sync-itme' in ", 1, "readability-foo"},
-    {"UnknownCheckInConfigIsAWarning", {{"a.cpp", "int a;\n"}},
-     "a.cpp --config='{Checks: \"-*,torch-nope\"}' -- $F", 0, "warning: unknown check 'torch-nope' in --config", 1},
-    {"FindingsAndBadInputIsThree", {{"train.cpp", TrainLoop}}, "train.cpp nope.cpp -- $F", 3,
-     "'nope.cpp': no such file", 1},
-    {"FindingsAndBadInputInWorkersIsThree", {{"train.cpp", TrainLoop}, {"bin.cpp", binaryBytes()}, {"c.cpp", "int c;\n"}},
-     "-j 2 train.cpp bin.cpp c.cpp -- $F", 3, "'bin.cpp': binary file", 1},
-    {"CrashInTheAnalysis", {{"crash.cpp", "#pragma clang __debug crash\nint x;\n"}}, "crash.cpp -- $F", 2,
-     "crash.cpp': the analysis crashed", 1},
-    {"CrashInAWorker", {{"crash.cpp", "#pragma clang __debug crash\nint x;\n"}, {"train.cpp", TrainLoop}},
-     "-j 2 crash.cpp train.cpp -- $F", 3, "crash.cpp': the analysis crashed", 1},
-    {"CompilerErrorInAWorkerOnce", {{"syntax.cpp", "int main() { return 0 }\n"}, {"c.cpp", "int c;\n"}},
-     "-j 2 syntax.cpp c.cpp -- $F", 2, "syntax.cpp:1:22: error: expected ';' after return statement", 1},
-    {"DuplicateInputAnalysedOnce", {{"train.cpp", TrainLoop}}, "train.cpp ./train.cpp -- $F", 1,
-     "[torch-sync-item]", 1},
+     "src/a.cpp -- $F",
+     0,
+     "warning: unknown check 'torch-sync-itme' in ",
+     1,
+     "readability-foo"},
+    {"UnknownCheckInConfigIsAWarning",
+     {{"a.cpp", "int a;\n"}},
+     "a.cpp --config='{Checks: \"-*,torch-nope\"}' -- $F",
+     0,
+     "warning: unknown check 'torch-nope' in --config",
+     1},
+    {"FindingsAndBadInputIsThree",
+     {{"train.cpp", TrainLoop}},
+     "train.cpp nope.cpp -- $F",
+     3,
+     "'nope.cpp': no such file",
+     1},
+    {"FindingsAndBadInputInWorkersIsThree",
+     {{"train.cpp", TrainLoop}, {"bin.cpp", binaryBytes()}, {"c.cpp", "int c;\n"}},
+     "-j 2 train.cpp bin.cpp c.cpp -- $F",
+     3,
+     "'bin.cpp': binary file",
+     1},
+    {"CrashInTheAnalysis",
+     {{"crash.cpp", "#pragma clang __debug crash\nint x;\n"}},
+     "crash.cpp -- $F",
+     2,
+     "crash.cpp': the analysis crashed",
+     1},
+    {"CrashInAWorker",
+     {{"crash.cpp", "#pragma clang __debug crash\nint x;\n"}, {"train.cpp", TrainLoop}},
+     "-j 2 crash.cpp train.cpp -- $F",
+     3,
+     "crash.cpp': the analysis crashed",
+     1},
+    {"CompilerErrorInAWorkerOnce",
+     {{"syntax.cpp", "int main() { return 0 }\n"}, {"c.cpp", "int c;\n"}},
+     "-j 2 syntax.cpp c.cpp -- $F",
+     2,
+     "syntax.cpp:1:22: error: expected ';' after return statement",
+     1},
+    {"DuplicateInputAnalysedOnce",
+     {{"train.cpp", TrainLoop}},
+     "train.cpp ./train.cpp -- $F",
+     1,
+     "[torch-sync-item]",
+     1},
     {"FindingsOnly", {{"train.cpp", TrainLoop}}, "train.cpp -- $F", 1, "[torch-sync-item]", 1},
 };
 
@@ -234,8 +357,9 @@ INSTANTIATE_TEST_SUITE_P(Table, BadInputTest, ::testing::ValuesIn(BadInputs),
 
 TEST(BadInput, NonUtf8JsonIsValidJson) {
   Scratch S;
-  S.write("latin.cpp", "#include <torch/torch.h>\n// caf\xe9\nvoid g(torch::Tensor t, const char *d) {\n"
-                       "  for (int i = 0; i < 2; ++i) { auto x = torch::zeros({1}).to(torch::Device(\"cu\xe9\")); (void)x; }\n}\n");
+  S.write("latin.cpp",
+          "#include <torch/torch.h>\n// caf\xe9\nvoid g(torch::Tensor t, const char *d) {\n"
+          "  for (int i = 0; i < 2; ++i) { auto x = torch::zeros({1}).to(torch::Device(\"cu\xe9\")); (void)x; }\n}\n");
   Result R = S.torchlint("latin.cpp --format=json -- " + S.flags());
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
   ASSERT_TRUE(static_cast<bool>(V)) << llvm::toString(V.takeError()) << "\n" << R.Out;
@@ -299,7 +423,8 @@ TEST(Fix, VerifyRestoresAFileThatNoLongerCompiles) {
   // A libtorch look-alike without torch::TensorOptions: the create-then-move fix (which spells
   // torch::TensorOptions) cannot compile here, so --verify must undo it.
   std::string Mini = readFile(TORCHLINT_MINI_TORCH);
-  size_t P = Mini.find("using c10::TensorOptions;\nusing c10::kCPU;\nusing c10::kCUDA;\nusing c10::kFloat;\nusing c10::kLong;\nusing c10::kHalf;");
+  size_t P = Mini.find("using c10::TensorOptions;\nusing c10::kCPU;\nusing c10::kCUDA;\nusing c10::kFloat;\nusing "
+                       "c10::kLong;\nusing c10::kHalf;");
   ASSERT_NE(std::string::npos, P);
   Mini.replace(P, std::string("using c10::TensorOptions;\n").size(), "");
   Mini += "namespace torch { struct TensorOptions; }\n"; // torch::TensorOptions() cannot compile
@@ -342,7 +467,8 @@ TEST(Config, ClangTidyFileAppliesInWorkers) {
     EXPECT_EQ(1, R.RC) << J << "\n" << R.all();
     EXPECT_EQ(2u, R.linesWith("[torch-sync-item]")) << J << "\n" << R.all();
     EXPECT_EQ(0u, R.linesWith("[torch-create-then-move]")) << J << "\n" << R.all();
-    Result C = S.torchlint(std::string(J) + " --no-cache --checks=-*,torch-create-then-move a.cpp b.cpp -- " + S.flags());
+    Result C =
+        S.torchlint(std::string(J) + " --no-cache --checks=-*,torch-create-then-move a.cpp b.cpp -- " + S.flags());
     EXPECT_EQ(2u, C.linesWith("[torch-create-then-move]")) << J << "\n" << C.all();
     EXPECT_EQ(0u, C.linesWith("[torch-sync-item]")) << J << "\n" << C.all();
   }
@@ -355,8 +481,7 @@ TEST(FuzzRegressions, NoCrash) {
   // exit 0 to 3 and no stack dump.
   std::error_code EC;
   unsigned N = 0;
-  for (llvm::sys::fs::directory_iterator It(TORCHLINT_FUZZ_REGRESSIONS, EC), End; It != End && !EC;
-       It.increment(EC)) {
+  for (llvm::sys::fs::directory_iterator It(TORCHLINT_FUZZ_REGRESSIONS, EC), End; It != End && !EC; It.increment(EC)) {
     if (llvm::sys::path::filename(It->path()).starts_with("."))
       continue;
     Scratch S;
@@ -396,8 +521,8 @@ TEST(LibraryCode, LibtorchIncludedWithDashIIsNeverReported) {
                                       "  for (int i = 0; i < 3; ++i) s += t.item<float>();\n"
                                       "  return s;\n}\n");
   S.write("train.cpp", TrainLoop);
-  std::string Args = "--no-cache --header-filter='.*' --checks=-*,torch-sync-item train.cpp -- " + S.flags() +
-                     " -I lt/include";
+  std::string Args =
+      "--no-cache --header-filter='.*' --checks=-*,torch-sync-item train.cpp -- " + S.flags() + " -I lt/include";
   // Without the marker of a libtorch installation (c10/macros/Macros.h beside torch/), the header
   // is the user's own: its finding is shown (the test can fail).
   Result Control = S.torchlint(Args);
@@ -440,4 +565,3 @@ TEST(Pch, SharedAcrossUnrelatedIncludeFolders) {
   EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -I unrelated2 -I shadow"));
   EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -DTORCH_API_INCLUDE_EXTENSION_H"));
 }
-

@@ -72,14 +72,13 @@ public:
     std::string OutF = path(".out"), ErrF = path(".err");
     std::string Full = "cd '" + std::string(Dir) + "' && " + Cmd;
     std::optional<llvm::StringRef> Redir[] = {llvm::StringRef("/dev/null"), llvm::StringRef(OutF),
-                                               llvm::StringRef(ErrF)};
+                                              llvm::StringRef(ErrF)};
     // ExecuteAndWait's redirections open without O_TRUNC: a shorter output would keep the tail of
     // the previous command's.
     llvm::sys::fs::remove(OutF);
     llvm::sys::fs::remove(ErrF);
     std::string Msg;
-    R.RC = llvm::sys::ExecuteAndWait("/bin/sh", {"/bin/sh", "-c", Full}, std::nullopt, Redir, TimeoutS,
-                                     0, &Msg);
+    R.RC = llvm::sys::ExecuteAndWait("/bin/sh", {"/bin/sh", "-c", Full}, std::nullopt, Redir, TimeoutS, 0, &Msg);
     R.Out = readFile(OutF);
     R.Err = readFile(ErrF) + Msg;
     return R;

@@ -63,7 +63,8 @@ TEST(ExprStrip, StripCopiesKeepsAConvertingConstruction) {
 }
 
 TEST(ExprStrip, StripToWrittenFindsWhatTheUserWrote) {
-  auto AST = parse("void g() { c10::Device dev_implicit = \"cuda\"; c10::Device dev_spelled = c10::Device(\"cpu\"); }\n");
+  auto AST =
+      parse("void g() { c10::Device dev_implicit = \"cuda\"; c10::Device dev_spelled = c10::Device(\"cpu\"); }\n");
   // An implicit conversion: the string the user wrote.
   EXPECT_TRUE(is<StringLiteral>(stripToWritten(initOf(*AST, "dev_implicit"))));
   // A conversion the user spelled as T(x) stays (it is what they wrote).
@@ -77,7 +78,8 @@ TEST(ExprStrip, NullIsNull) {
 }
 
 TEST(SourceText, TextOfACallAndThroughAMacroArgument) {
-  auto AST = parse("#define ID(x) x\nvoid g(at::Tensor t) { float plain = t.item<float>(); float via_macro = ID(t.item<float>()); }\n");
+  auto AST = parse("#define ID(x) x\nvoid g(at::Tensor t) { float plain = t.item<float>(); float via_macro = "
+                   "ID(t.item<float>()); }\n");
   ASTContext &Ctx = AST->getASTContext();
   const Expr *A = stripCopies(initOf(*AST, "plain"));
   const Expr *B = stripCopies(initOf(*AST, "via_macro"));
