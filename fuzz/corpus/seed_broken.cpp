@@ -1,2 +1,1 @@
-int main( {
-  for (;;) torch::zeros({1}).cuda(
+int main( { for (;;) torch::zeros({1}).cuda(

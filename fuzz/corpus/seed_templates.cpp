@@ -1,10 +1,7 @@
 #include <torch/torch.h>
 #include <vector>
 template <class T> T read(const torch::Tensor &t) { return t.template item<T>(); }
-template <class T> struct Acc {
-  T sum{};
-  void add(const torch::Tensor &t) { sum += t.template item<T>(); }
-};
+template <class T> struct Acc { T sum{}; void add(const torch::Tensor &t) { sum += t.template item<T>(); } };
 #define MOVE(x) (x).cuda()
 int main() {
   Acc<float> acc;
@@ -18,11 +15,6 @@ int main() {
     auto c = torch::zeros({2}).cuda(true);
     [&] { return t.item().toFloat(); }();
   }
-  while (true) {
-    if (torch::ones({1}).item<bool>())
-      break;
-  }
-  do {
-    auto z = torch::empty({4}).to(torch::Device(torch::kCUDA, 1));
-  } while (false);
+  while (true) { if (torch::ones({1}).item<bool>()) break; }
+  do { auto z = torch::empty({4}).to(torch::Device(torch::kCUDA, 1)); } while (false);
 }

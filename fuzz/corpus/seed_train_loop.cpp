@@ -1,11 +1,6 @@
 #include <torch/torch.h>
-struct Net : torch::nn::Module {
-  torch::Tensor forward(torch::Tensor x) { return x.item<float>() > 0 ? x : x; }
-};
-void helper(torch::Tensor t) {
-  float f = t.item<float>();
-  (void)f;
-}
+struct Net : torch::nn::Module { torch::Tensor forward(torch::Tensor x) { return x.item<float>() > 0 ? x : x; } };
+void helper(torch::Tensor t) { float f = t.item<float>(); (void)f; }
 int main() {
   torch::Device dev(torch::kCUDA);
   Net net;
@@ -17,8 +12,6 @@ int main() {
     auto loss = net.forward(x).sum();
     helper(loss);
     double v = loss.item().toDouble();
-    opt.zero_grad();
-    loss.backward();
-    opt.step();
+    opt.zero_grad(); loss.backward(); opt.step();
   }
 }

@@ -1,8 +1,8 @@
 // Findings in the main file and in a project header; the block before "helpers.h" is precompiled.
-#include "helpers.h"
-#include <algorithm>
 #include <torch/torch.h>
+#include <algorithm>
 #include <vector>
+#include "helpers.h"
 
 struct NetImpl : torch::nn::Module {
   NetImpl() : fc(register_module("fc", torch::nn::Linear(4, 1))) {}

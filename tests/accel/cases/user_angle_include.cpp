@@ -1,6 +1,6 @@
 // <accel_user/metrics.h> is found through -I: a project header, so the PCH stops before it.
-#include <accel_user/metrics.h>
 #include <torch/torch.h>
+#include <accel_user/metrics.h>
 
 int main() {
   std::vector<torch::Tensor> xs{torch::ones({2}, torch::kCUDA), torch::zeros({2}, torch::kCUDA)};
