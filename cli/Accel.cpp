@@ -82,6 +82,10 @@ public:
       PchUse P = preparePch(*Invocation, *Files, PCHContainerOps, Opts.PchCacheDir);
       if (!P.Path.empty()) {
         Invocation->getPreprocessorOpts().ImplicitPCHInclude = P.Path;
+        // preparePch has just checked every file the PCH was built from (size and modification
+        // time, what clang checks) and keyed it on the flags that change their meaning: clang need
+        // not stat the ~5000 libtorch headers again.
+        Invocation->getPreprocessorOpts().DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
         Out.UsedPch = true;
         Out.BuiltPch |= P.Built;
         Out.Deps.insert(Out.Deps.end(), P.Deps.begin(), P.Deps.end());
