@@ -9,6 +9,7 @@
 #include "cli/InputCheck.h"
 #include "cli/Progress.h"
 #include "cli/ResultCache.h"
+#include "cli/TidyErrors.h"
 #include "cli/TorchInstall.h"
 #include "core/Catalog.h"
 #include "core/Findings.h"
@@ -164,47 +165,6 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
   }
   return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults), std::move(Overrides),
                                                      vfs::getRealFileSystem());
-}
-
-/// Converts clang-tidy's errors into findings.
-void collect(const std::vector<tidy::ClangTidyError> &Errors, torchlint::RunResult &R) {
-  for (const tidy::ClangTidyError &E : Errors) {
-    torchlint::Finding F;
-    F.Check = E.DiagnosticName;
-    switch (E.DiagLevel) {
-    case tooling::Diagnostic::Error:
-      F.Level = "error";
-      break;
-    case tooling::Diagnostic::Remark:
-      F.Level = "remark";
-      break;
-    default:
-      F.Level = "warning";
-    }
-    F.Message = E.Message.Message;
-    F.File = E.Message.FilePath;
-    F.Offset = E.Message.FileOffset;
-    if (!F.File.empty()) {
-      SmallString<256> Abs(F.File);
-      sys::fs::make_absolute(E.BuildDirectory, Abs);
-      sys::path::remove_dots(Abs, true);
-      F.File = std::string(Abs);
-      torchlint::offsetToLineColumn(F.File, F.Offset, F.Line, F.Column);
-    }
-    for (const tooling::DiagnosticMessage &N : E.Notes) {
-      torchlint::Note Nt;
-      Nt.Message = N.Message;
-      Nt.File = N.FilePath;
-      Nt.Offset = N.FileOffset;
-      if (!Nt.File.empty())
-        torchlint::offsetToLineColumn(Nt.File, Nt.Offset, Nt.Line, Nt.Column);
-      F.Notes.push_back(std::move(Nt));
-    }
-    for (const auto &FileReps : E.Message.Fix)
-      for (const tooling::Replacement &Rp : FileReps.second)
-        F.Fixes.push_back({Rp.getFilePath().str(), Rp.getOffset(), Rp.getLength(), Rp.getReplacementText().str()});
-    R.Findings.push_back(std::move(F));
-  }
 }
 
 /// The compilation database: `-- flags`, -p, one found next to the sources, or torchlint's
@@ -544,7 +504,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
         continue;
       }
       torchlint::RunResult One;
-      collect(Errors, One);
+      torchlint::collectTidyErrors(Errors, One);
       One.FilesAnalyzed = 1;
       if (!ProgressFile.empty())
         torchlint::appendProgress(ProgressFile, One.findingCount());
@@ -567,7 +527,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       continue;
     }
     torchlint::RunResult One;
-    collect(A.Errors, One);
+    torchlint::collectTidyErrors(A.Errors, One);
     One.FilesAnalyzed = 1;
     if (AccelLog)
       errs() << "torchlint: " << F << ": analysed, pch "

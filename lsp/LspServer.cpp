@@ -4,6 +4,7 @@
 #include "cli/Accel.h"
 #include "cli/InputCheck.h"
 #include "cli/ResultCache.h"
+#include "cli/TidyErrors.h"
 #include "cli/TorchInstall.h"
 #include "core/Catalog.h"
 #include "core/Findings.h"
@@ -289,8 +290,8 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> Server::optionsProvider() {
 // ---------------------------------------------------------------------------------------------
 // Analysis.
 
-/// clang-tidy's errors as findings (as Driver.cpp collect()), lines and columns from the analysed
-/// text for the main file.
+/// clang-tidy's errors as findings (cli/TidyErrors.h), lines and columns from the analysed text for
+/// the main file.
 void collectErrors(const std::vector<tidy::ClangTidyError> &Errors, const std::string &Main, StringRef Text,
                    RunResult &R) {
   auto LineCol = [&](const std::string &File, unsigned Offset, unsigned &Line, unsigned &Col) {
@@ -303,47 +304,7 @@ void collectErrors(const std::vector<tidy::ClangTidyError> &Errors, const std::s
     size_t NL = Before.rfind('\n');
     Col = Before.size() - (NL == StringRef::npos ? 0 : NL + 1) + 1;
   };
-  auto Absolute = [](StringRef File, StringRef BuildDir) {
-    if (File.empty())
-      return std::string();
-    SmallString<256> Abs(File);
-    sys::fs::make_absolute(BuildDir, Abs);
-    sys::path::remove_dots(Abs, true);
-    return std::string(Abs);
-  };
-  for (const tidy::ClangTidyError &E : Errors) {
-    Finding F;
-    F.Check = E.DiagnosticName;
-    switch (E.DiagLevel) {
-    case tooling::Diagnostic::Error:
-      F.Level = "error";
-      break;
-    case tooling::Diagnostic::Remark:
-      F.Level = "remark";
-      break;
-    default:
-      F.Level = "warning";
-    }
-    F.Message = E.Message.Message;
-    F.File = Absolute(E.Message.FilePath, E.BuildDirectory);
-    F.Offset = E.Message.FileOffset;
-    if (!F.File.empty())
-      LineCol(F.File, F.Offset, F.Line, F.Column);
-    for (const tooling::DiagnosticMessage &N : E.Notes) {
-      Note Nt;
-      Nt.Message = N.Message;
-      Nt.File = Absolute(N.FilePath, E.BuildDirectory);
-      Nt.Offset = N.FileOffset;
-      if (!Nt.File.empty())
-        LineCol(Nt.File, Nt.Offset, Nt.Line, Nt.Column);
-      F.Notes.push_back(std::move(Nt));
-    }
-    for (const auto &FileReps : E.Message.Fix)
-      for (const tooling::Replacement &Rp : FileReps.second)
-        F.Fixes.push_back({Absolute(Rp.getFilePath(), E.BuildDirectory), Rp.getOffset(), Rp.getLength(),
-                           Rp.getReplacementText().str()});
-    R.Findings.push_back(std::move(F));
-  }
+  collectTidyErrors(Errors, R, /*AbsoluteNotesAndFixes=*/true, LineCol);
 }
 
 RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem,
