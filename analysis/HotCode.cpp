@@ -385,21 +385,26 @@ void HotCodeAnalysis::classifyLoops(const std::vector<CallSite> &StepCalls,
   auto Innermost = [](const CallSite &S) { return S.Loops.empty() ? nullptr : S.Loops.back(); };
   // Functions that run a training step on every call: backward()/step() outside any loop of
   // theirs, or a call (outside loops) to such a function.
-  llvm::DenseSet<const FunctionDecl *> DoesStep;
   std::deque<const FunctionDecl *> Work;
+  // Adds to Set every caller of the functions in Work, transitively; with OutsideLoops, only
+  // through calls that are not in a loop of their caller.
+  auto AddCallers = [&](llvm::DenseSet<const FunctionDecl *> &Set, bool OutsideLoops) {
+    while (!Work.empty()) {
+      const FunctionDecl *F = Work.front();
+      Work.pop_front();
+      auto It = Callers.find(F);
+      if (It == Callers.end())
+        continue;
+      for (const CallSite &S : It->second)
+        if ((!OutsideLoops || S.Loops.empty()) && Set.insert(S.Caller).second)
+          Work.push_back(S.Caller);
+    }
+  };
+  llvm::DenseSet<const FunctionDecl *> DoesStep;
   for (const CallSite &S : StepCalls)
     if (S.Loops.empty() && DoesStep.insert(S.Caller).second)
       Work.push_back(S.Caller);
-  while (!Work.empty()) {
-    const FunctionDecl *F = Work.front();
-    Work.pop_front();
-    auto It = Callers.find(F);
-    if (It == Callers.end())
-      continue;
-    for (const CallSite &S : It->second)
-      if (S.Loops.empty() && DoesStep.insert(S.Caller).second)
-        Work.push_back(S.Caller);
-  }
+  AddCallers(DoesStep, /*OutsideLoops=*/true);
   // Loops that run a training step per iteration.
   llvm::DenseSet<const Stmt *> StepLoops(LoaderLoops.begin(), LoaderLoops.end());
   for (const CallSite &S : StepCalls)
@@ -415,16 +420,7 @@ void HotCodeAnalysis::classifyLoops(const std::vector<CallSite> &StepCalls,
   for (auto &[Loop, Info] : Loops)
     if (StepLoops.count(Loop) && HasStepLoop.insert(Info.Caller).second)
       Work.push_back(Info.Caller);
-  while (!Work.empty()) {
-    const FunctionDecl *F = Work.front();
-    Work.pop_front();
-    auto It = Callers.find(F);
-    if (It == Callers.end())
-      continue;
-    for (const CallSite &S : It->second)
-      if (HasStepLoop.insert(S.Caller).second)
-        Work.push_back(S.Caller);
-  }
+  AddCallers(HasStepLoop, /*OutsideLoops=*/false);
   // Epoch loops: not step loops themselves, but containing one (nested, or through a call).
   llvm::DenseSet<const Stmt *> Contains;
   for (auto &[Loop, Info] : Loops)
