@@ -5,7 +5,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
-#include "cli/FileHashes.h"
+#include "utils/FileHashes.h"
 #include "cli/InputCheck.h"
 #include "cli/Progress.h"
 #include "cli/ResultCache.h"

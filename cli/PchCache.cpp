@@ -1,5 +1,5 @@
 #include "cli/PchCache.h"
-#include "cli/JsonFile.h"
+#include "utils/JsonFile.h"
 #include "core/Recovery.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"

@@ -1,6 +1,6 @@
 #include "cli/ResultCache.h"
 #include "clang-tidy/ClangTidyOptions.h"
-#include "cli/JsonFile.h"
+#include "utils/JsonFile.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"

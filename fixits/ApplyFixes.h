@@ -2,7 +2,7 @@
 // (temporary file in the same directory, then rename; permissions kept). A file that changed since
 // it was analysed, or that cannot be written (read-only), is left untouched and reported.
 #pragma once
-#include "cli/FileHashes.h"
+#include "utils/FileHashes.h"
 #include "core/Findings.h"
 #include <string>
 #include <vector>

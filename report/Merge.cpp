@@ -1,5 +1,5 @@
 // `torchlint merge OUT IN...`: merges the SARIF or JSON results of shards (--shard K/N) into one.
-#include "cli/JsonFile.h"
+#include "utils/JsonFile.h"
 #include "core/Catalog.h"
 #include "core/Findings.h"
 #include "report/CodeQuality.h"

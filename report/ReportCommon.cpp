@@ -1,5 +1,5 @@
 #include "report/ReportCommon.h"
-#include "cli/JsonFile.h"
+#include "utils/JsonFile.h"
 #include "core/Catalog.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

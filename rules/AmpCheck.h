@@ -1,5 +1,5 @@
 #pragma once
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 
 namespace torchlint {
 

@@ -2,7 +2,7 @@
 // every cached, unused block back to the driver (cudaFree, which waits for the device), so the
 // next step gets the same memory again through cudaMalloc. docs/checks/torch-empty-cache-in-loop.md
 #pragma once
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 
 namespace torchlint {
 

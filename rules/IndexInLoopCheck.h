@@ -3,7 +3,7 @@
 // dispatches its own indexing and kernels, where a vectorised expression runs one kernel for the
 // whole dimension (PyTorch profiler's "for-loop indexing" pattern). docs/checks/torch-index-in-loop.md
 #pragma once
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace torchlint {

@@ -4,7 +4,7 @@
 // a module neither frozen (torch::jit::freeze) nor optimized (torch::jit::optimize_for_inference).
 // docs/checks/torch-jit-inference-setup.md
 #pragma once
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 

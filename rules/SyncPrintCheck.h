@@ -1,5 +1,5 @@
 #pragma once
-#include "core/SyncCheck.h"
+#include "checkbase/SyncCheck.h"
 
 namespace torchlint {
 

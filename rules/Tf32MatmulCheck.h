@@ -4,7 +4,7 @@
 // and newer, TF32 runs them on tensor cores (PyTorch profiler's "fp32 matmul" pattern).
 // docs/checks/torch-tf32-matmul.md
 #pragma once
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 
 namespace torchlint {
 

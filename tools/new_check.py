@@ -45,7 +45,7 @@ def header(name, cls):
 // {name}: TODO one paragraph: what the check finds, why it costs time on the GPU, and what the
 // fix is. docs/checks/{name}.md
 #pragma once
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 
 namespace torchlint {{
 

@@ -1,7 +1,7 @@
 // Unit tests of the fix planner (fixits/ApplyFixes.cpp) and of the analysis-time hashes that
 // make --fix refuse files changed since they were analysed.
 #include "TestUtil.h"
-#include "cli/FileHashes.h"
+#include "utils/FileHashes.h"
 #include "fixits/ApplyFixes.h"
 #include <gtest/gtest.h>
 

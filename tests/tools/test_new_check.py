@@ -77,7 +77,7 @@ class NewCheckTest(unittest.TestCase):
         # The check: a purpose paragraph on top, derived from TorchCheck, with the new include paths.
         h = self.read(f"rules/{CLS}.h")
         self.assertTrue(h.startswith(f"// {NAME}: "), h[:80])
-        self.assertIn('#include "core/TorchCheck.h"', h)
+        self.assertIn('#include "checkbase/TorchCheck.h"', h)
         self.assertIn(f"class {CLS} : public TorchCheck", h)
         cpp = self.read(f"rules/{CLS}.cpp")
         self.assertIn(f'#include "rules/{CLS}.h"', cpp)

@@ -1,4 +1,4 @@
-#include "core/SyncCheck.h"
+#include "checkbase/SyncCheck.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/RarePath.h"
 #include "analysis/TUFacts.h"

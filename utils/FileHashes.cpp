@@ -1,4 +1,4 @@
-#include "cli/FileHashes.h"
+#include "utils/FileHashes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

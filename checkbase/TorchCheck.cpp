@@ -1,4 +1,4 @@
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "core/Recovery.h"
 #include "clang/Basic/SourceManager.h"

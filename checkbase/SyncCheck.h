@@ -8,7 +8,7 @@
 //     message says why.
 #pragma once
 #include "analysis/DeviceProvenance.h"
-#include "core/TorchCheck.h"
+#include "checkbase/TorchCheck.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include <optional>
 #include <string>
