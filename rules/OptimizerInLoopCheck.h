@@ -1,0 +1,16 @@
+// torch-optimizer-in-loop: TODO one paragraph: what the check finds, why it costs time on the GPU, and what the
+// fix is. docs/checks/torch-optimizer-in-loop.md
+#pragma once
+#include "checkbase/TorchCheck.h"
+
+namespace torchlint {
+
+/// torch-optimizer-in-loop: TODO the code pattern matched, in one sentence.
+class OptimizerInLoopCheck : public TorchCheck {
+public:
+  using TorchCheck::TorchCheck;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace torchlint
