@@ -17,7 +17,7 @@ namespace torchlint {
 
 namespace {
 
-const char *const StoreMethods[] = {"push_back", "emplace_back", "push_front", "emplace_front"};
+const llvm::StringRef StoreMethods[] = {"push_back", "emplace_back", "push_front", "emplace_front"};
 
 /// Tensor methods whose result records no history whatever their object: detached copies, host
 /// values, and results that are not differentiable (indices, comparisons, sizes).
@@ -132,17 +132,8 @@ const ValueDecl *accumulatorDecl(const Expr *A) {
   return nullptr;
 }
 
-/// True when Inner is Outer or inside it (statement parents of user code).
-bool within(const Stmt *Inner, const Stmt *Outer, const HotCodeAnalysis &HC) {
-  for (const Stmt *S = Inner; S; S = HC.parentOf(S))
-    if (S == Outer)
-      return true;
-  return false;
-}
-
-/// The declaration statement of local VD, found through the parents of a reference to it... VD's
-/// own location is compared with the loop's range instead: a local declared in the loop's range
-/// is created and destroyed with each iteration.
+/// True when local VD is declared within Loop's source range: it is created and destroyed with each
+/// iteration.
 bool declaredIn(const VarDecl *VD, const Stmt *Loop, const SourceManager &SM) {
   SourceRange R = Loop->getSourceRange();
   SourceLocation L = VD->getLocation();
@@ -280,7 +271,7 @@ bool stepTrains(const Stmt *Site, const FunctionDecl *FD, const HotCodeAnalysis 
 
 void AutogradHistoryCheck::registerMatchers(MatchFinder *Finder) {
   // v.push_back(t) and friends on a standard container.
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(StoreMethods), ofClass(isInStdNamespace()))),
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(llvm::ArrayRef<llvm::StringRef>(StoreMethods)), ofClass(isInStdNamespace()))),
                                        argumentCountIs(1), hasArgument(0, expr(isTensorExpr())))
                          .bind("store"),
                      this);
@@ -370,13 +361,14 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
   std::string Msg;
   if (Store)
     Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why +
-          ") requires grad, so each stored element holds its step's graph and the activations it saved "
-          "until the container is destroyed; store '" +
+          ") requires grad, so each stored element references its step's graph (its nodes, and what backward() "
+          "did not free) until the container is destroyed; store '" +
           V + ".detach()' (or read '" + V + ".item()' once per logging interval)";
   else
     Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why + ") requires grad, so '" + A +
-          "' records the accumulation and holds every step's graph and the activations it saved; accumulate '" + A +
-          " += " + V + ".detach()' and read it with item() once per epoch";
+          "' records the accumulation and references every step's graph, a chain that grows by one step's graph "
+          "per step until '" +
+          A + "' is destroyed; accumulate '" + A + " += " + V + ".detach()' and read it with item() once per epoch";
   report(Site->getExprLoc(), Msg, Hot);
 }
 

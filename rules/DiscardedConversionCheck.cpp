@@ -12,7 +12,7 @@ namespace torchlint {
 namespace {
 /// Tensor methods that return the converted tensor (a copy, or `*this` when nothing changes) and
 /// never modify the object: what a user who expects Module::to()'s in-place behaviour writes.
-const char *const ConversionMethods[] = {"to",        "cuda",     "cpu",       "hip",        "contiguous",
+const llvm::StringRef ConversionMethods[] = {"to",        "cuda",     "cpu",       "hip",        "contiguous",
                                          "toType",    "toBackend", "type_as",  "to_dense",   "to_sparse",
                                          "to_mkldnn", "pin_memory"};
 
@@ -79,7 +79,7 @@ bool plainLvalue(const Expr *Obj) {
 } // namespace
 
 void DiscardedConversionCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(ConversionMethods), isTensorMethod())),
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(llvm::ArrayRef<llvm::StringRef>(ConversionMethods)), isTensorMethod())),
                                        isTensorExpr())
                          .bind("call"),
                      this);

@@ -86,14 +86,6 @@ unsigned trainingLoopDepth(const Stmt *S, unsigned FnDepth, llvm::SmallPtrSetImp
   return Best;
 }
 
-/// True when Inner is Outer or inside it (statement parents of user code).
-bool within(const Stmt *Inner, const Stmt *Outer, const HotCodeAnalysis &HC) {
-  for (const Stmt *S = Inner; S; S = HC.parentOf(S))
-    if (S == Outer)
-      return true;
-  return false;
-}
-
 /// True when E names a local variable declared inside Scope: the optimizer's parameters come from
 /// a model built there, so model and optimizer are rebuilt together (a new training run).
 bool namesLocalOf(const Stmt *E, const Stmt *Scope, const SourceManager &SM) {
