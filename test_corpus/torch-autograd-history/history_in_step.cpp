@@ -39,7 +39,7 @@ int main() {
       loss.backward();
       opt.step();
       total += loss;
-      // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'total' keeps every step's autograd graph alive: 'loss' (a loss) requires grad, so 'total' records the accumulation and references every step's graph, a chain that grows by one step's graph per step until 'total' is destroyed; accumulate 'total += loss.detach()' and read it with item() once per epoch (in the loop at line
+      // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'total' keeps every step's autograd graph alive: 'loss' (a loss) requires grad, so 'total' records the accumulation and references every step's graph, a chain that grows by one step's graph per step until 'total' is destroyed; accumulate 'total += loss.detach()' and read it with item() once per epoch (in the loop at line 34 of main()) [torch-autograd-history]
       losses.push_back(loss * 0.5);
       // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'losses' keeps every step's autograd graph alive: 'loss * 0.5' (computed from a module's output or a loss) requires grad [torch-autograd-history]
       trainer.step(x, torch::randn({16, 2}));

@@ -44,7 +44,7 @@ int main() {
     auto x = torch::randn({16, 8});
     auto y = torch::randint(0, 2, {16});
     x.to(device);
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the copy runs for nothing and the code after it still uses the unconverted tensor; assign it: 'x = x.to(...)' (in the loop at line
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the copy runs for nothing and the code after it still uses the unconverted tensor; assign it: 'x = x.to(...)' (in the loop at line 43 of main()) [torch-discarded-conversion]
     // CHECK-FIXES: x = x.to(device);
     y.to(device, /*non_blocking=*/true);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: Tensor::to() returns the converted tensor and leaves 'y' as it was [torch-discarded-conversion]

@@ -37,7 +37,7 @@ int main() {
     ce.backward(/*gradient=*/{}, /*retain_graph=*/true);
     mse.backward({}, true);
     l1.backward();
-    // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: 3 backward() calls in one step, the earlier with retain_graph: the loss terms share a graph, so each call runs the shared part of the backward pass again and the retained graph keeps its saved activations until the last call; call backward() once on the sum ('(ce + mse + l1).backward()'), which runs every node once and needs no retain_graph (same gradients up to summation order) (in the loop at line 31 of main())
+    // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: 3 backward() calls in one step, the earlier with retain_graph: the loss terms share a graph, so each call runs the shared part of the backward pass again and the retained graph keeps its saved activations until the last call; call backward() once on the sum ('(ce + mse + l1).backward()'), which runs every node once and needs no retain_graph (same gradients up to summation order) (in the loop at line 31 of main()) [torch-multiple-backward]
     opt.step();
     train_step(*net, opt, true);
   }

@@ -46,7 +46,7 @@ int main() {
     train_epoch(net, lr);
   for (int step = 0; step < 100; ++step) {
     torch::optim::AdamW opt(net->parameters());
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: torch::optim::AdamW constructed on every step starts with empty state each time: its moment estimates and step counts are thrown away and allocated again, so every step is the optimizer's first (a different training, not only a cost); construct it once, before the loop (to change the learning rate, set it on the existing optimizer's param_groups(): group.options().set_lr(lr)) (in the loop at line 47 of main())
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: torch::optim::AdamW constructed on every step starts with empty state each time: its moment estimates and step counts are thrown away and allocated again, so every step is the optimizer's first (a different training, not only a cost); construct it once, before the loop (to change the learning rate, set it on the existing optimizer's param_groups(): group.options().set_lr(lr)) (in the loop at line 47 of main()) [torch-optimizer-in-loop]
     auto loss = net->forward(torch::randn({16, 8})).pow(2).mean();
     opt.zero_grad();
     loss.backward();
