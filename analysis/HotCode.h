@@ -26,6 +26,10 @@ struct HotContext {
   clang::SourceLocation LoopLoc;
   /// The function that contains the statement.
   const clang::FunctionDecl *Function = nullptr;
+  /// Set only in project mode (checkbase/TorchCheck.h hotContext()): the statement does not run
+  /// per step in this TU, but Function may in the project; a finding made with it is reported only
+  /// if the project model says Function runs per step (Why is empty then).
+  bool Conditional = false;
 };
 
 /// The body of a unit test: TestBody() of a GoogleTest test (a class deriving from
