@@ -1,4 +1,5 @@
 #include "cli/Accel.h"
+#include "model/TUSummary.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "cli/PchCache.h"
@@ -35,17 +36,37 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override { limitTraversalToUserCode(Ctx); }
 };
 
+/// Runs last: the TU's summary for the project model (model/TUSummary.h), over the same AST and
+/// traversal scope as the checks.
+class SummaryBuilder : public ASTConsumer {
+public:
+  explicit SummaryBuilder(TUAnalysis &Out) : Out(Out) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    std::string S;
+    raw_string_ostream OS(S);
+    OS << model::toJson(model::buildTUSummary(Ctx));
+    OS.flush();
+    Out.Summary = std::move(S);
+  }
+
+private:
+  TUAnalysis &Out;
+};
+
 class Action : public ASTFrontendAction {
 public:
-  Action(tidy::ClangTidyASTConsumerFactory *Factory, bool Scope, TUAnalysis &Out)
-      : Factory(Factory), Scope(Scope), Out(Out) {}
+  Action(tidy::ClangTidyASTConsumerFactory *Factory, bool Scope, bool Summary, TUAnalysis &Out)
+      : Factory(Factory), Scope(Scope), Summary(Summary), Out(Out) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     std::unique_ptr<ASTConsumer> Tidy = Factory->createASTConsumer(CI, File);
-    if (!Scope)
+    if (!Scope && !Summary)
       return Tidy;
     std::vector<std::unique_ptr<ASTConsumer>> Cs;
-    Cs.push_back(std::make_unique<ScopeSetter>());
+    if (Scope)
+      Cs.push_back(std::make_unique<ScopeSetter>());
     Cs.push_back(std::move(Tidy));
+    if (Summary)
+      Cs.push_back(std::make_unique<SummaryBuilder>(Out));
     return std::make_unique<MultiplexConsumer>(std::move(Cs));
   }
   void EndSourceFileAction() override {
@@ -61,7 +82,7 @@ public:
 
 private:
   tidy::ClangTidyASTConsumerFactory *Factory;
-  bool Scope;
+  bool Scope, Summary;
   TUAnalysis &Out;
 };
 
@@ -71,7 +92,7 @@ public:
           TUAnalysis &Out)
       : ConsumerFactory(Context, std::move(BaseFS)), Opts(Opts), Out(Out) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(&ConsumerFactory, Opts.Scope, Out);
+    return std::make_unique<Action>(&ConsumerFactory, Opts.Scope, Opts.Summary, Out);
   }
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,

@@ -19,12 +19,16 @@
 #include "fixits/ApplyFixes.h"
 #include "fixits/VerifyFixes.h"
 #include "lsp/LspServer.h"
+#include "model/ProjectModel.h"
 #include "report/CodeQuality.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
+#include "utils/JsonFile.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,6 +42,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <set>
 #include <optional>
 #include <thread>
 
@@ -119,6 +124,17 @@ cl::opt<std::string> Since("since", cl::desc("Report only findings on lines chan
 cl::opt<std::string> Shard("shard", cl::desc("Analyse only slice K of N (1-based) of the files; see `torchlint merge`"),
                            cl::value_desc("K/N"), cl::cat(Category));
 cl::opt<std::string> ProgressFile("internal-progress", cl::Hidden, cl::desc("Worker progress file"));
+// The project model (issue 23, model/ProjectModel.h).
+cl::opt<bool> NoProject("no-project",
+                        cl::desc("With -p: decide what runs on every training step one file at a time, as "
+                                 "before (default: from a model of every file of the compile database)"),
+                        cl::cat(Category));
+cl::opt<std::string> SummariesOut("internal-summaries", cl::Hidden,
+                                  cl::desc("Worker: write the project-model summaries here"));
+
+/// -p with the project model: every file of the compile database is summarised, the merged model
+/// decides what runs per step, and the files named (all, when none is) are reported on.
+bool ProjectMode = false;
 
 struct Options {
   std::vector<std::string> ExtraArgs; // after --
@@ -152,6 +168,8 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.Checks = Checks.getValue();
   if (HeaderFilter.getNumOccurrences())
     Overrides.HeaderFilterRegex = HeaderFilter.getValue();
+  if (ProjectMode) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
+    Overrides.CheckOptions["ProjectModel"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (StrictIncludes) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
     Overrides.CheckOptions["StrictIncludes"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (!Config.empty()) {
@@ -210,7 +228,7 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
 }
 
 int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::vector<std::string> &Extra,
-               torchlint::RunResult &R, torchlint::Progress &Prog) {
+               torchlint::RunResult &R, torchlint::Progress &Prog, std::map<std::string, std::string> &Summaries) {
   std::string Self = sys::fs::getMainExecutable("torchlint", (void *)&runWorkers);
   std::vector<std::vector<std::string>> Groups(N);
   for (size_t I = 0; I < Inputs.size(); ++I)
@@ -234,6 +252,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       Args.push_back("--level=" + std::to_string(Level.getValue()));
     if (Prog.enabled())
       Args.push_back("--internal-progress=" + std::string(Tmp) + ".progress");
+    if (ProjectMode)
+      Args.push_back("--internal-summaries=" + std::string(Tmp) + ".summaries");
     if (!BuildPath.empty())
       Args.push_back("-p=" + BuildPath.getValue());
     if (HeaderFilter.getNumOccurrences())
@@ -303,6 +323,14 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
                          (Err.empty() ? "" : ", " + Err) + ")");
     }
     sys::fs::remove(C.Out);
+    if (ProjectMode) {
+      if (std::optional<json::Value> V = torchlint::readJsonFile(C.Out + ".summaries"))
+        if (const json::Object *O = V->getAsObject())
+          for (const auto &[File, Text] : *O)
+            if (auto T = Text.getAsString())
+              Summaries[File.str()] = T->str();
+      sys::fs::remove(C.Out + ".summaries");
+    }
   }
   Prog.update(Inputs.size(), R.findingCount());
   return 0;
@@ -421,6 +449,10 @@ struct Run {
   torchlint::RunResult R;
   torchlint::FileHashes Seen; // what the analysis read, for --fix to refuse files changed since
   bool AnalysisCrashed = false;
+  // Project mode: the files of the database analysed only for the model (not reported on), and
+  // every TU's summary (JSON text) by file.
+  std::vector<std::string> ModelOnly;
+  std::map<std::string, std::string> Summaries;
 };
 
 /// The results of Run.Inputs: from the result cache where the inputs are unchanged, else by
@@ -429,7 +461,7 @@ struct Run {
 bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   torchlint::RunResult &R = Run.R;
   // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
-  if (!Run.Inputs.empty())
+  if (!Run.Inputs.empty() && !Run.DB)
     Run.DB = makeDatabase(std::move(Run.Fixed), R);
   std::optional<torchlint::ResultCache> Cache;
   if (!NoCache && !NoAccel)
@@ -439,10 +471,15 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   auto KeyProvider = makeOptionsProvider();
   if (!KeyProvider)
     return false;
-  for (const std::string &F : Run.DB ? Run.Inputs : std::vector<std::string>()) {
+  std::vector<std::string> All = Run.Inputs;
+  All.insert(All.end(), Run.ModelOnly.begin(), Run.ModelOnly.end());
+  for (const std::string &F : Run.DB ? All : std::vector<std::string>()) {
     if (Cache) {
       std::string K = Cache->key(*Run.DB, F, KeyProvider->getOptions(F));
-      if (Cache->lookup(K, R)) {
+      std::string Summary;
+      if (Cache->lookup(K, R, ProjectMode ? &Summary : nullptr)) {
+        if (ProjectMode)
+          Run.Summaries[F] = std::move(Summary);
         if (AccelLog)
           errs() << "torchlint: " << F << ": cached result\n";
         continue;
@@ -453,11 +490,23 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   }
   if (Todo.empty())
     return true;
+  // A worker hands its summaries back in a file (the parent's runWorkers reads it).
+  auto WriteSummaries = make_scope_exit([&] {
+    if (SummariesOut.empty())
+      return;
+    json::Object O;
+    for (auto &[File, Text] : Run.Summaries)
+      O[File] = Text;
+    std::error_code EC;
+    raw_fd_ostream OS(SummariesOut, EC);
+    if (!EC)
+      OS << json::Value(std::move(O));
+  });
 
   unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   N = std::min<unsigned>(N, Todo.size());
   if (N > 1 && !Worker) {
-    runWorkers(Todo, N, Run.ExtraArgs, R, Prog);
+    runWorkers(Todo, N, Run.ExtraArgs, R, Prog, Run.Summaries);
     // The workers' headers were read in other processes: hash them now (weaker; see
     // docs/reliability.md).
     if (Fix)
@@ -516,6 +565,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   torchlint::AccelOptions AO;
   if (!NoPch)
     AO.PchCacheDir = cacheRoot();
+  AO.Summary = ProjectMode;
   for (const std::string &F : Todo) {
     // A context per TU: analyzeTU gives each TU its own DiagnosticIDs, and a context maps
     // diagnostic IDs to check names for its whole life.
@@ -537,13 +587,53 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     // Not a partial analysis: once the header is installed, the file must be analysed again
     // (a missing file is not among the dependencies the cache checks).
     if (Cache && One.Errors.empty())
-      Cache->store(Keys[F], One, A.Deps);
+      Cache->store(Keys[F], One, A.Deps, A.Summary);
+    if (ProjectMode && !A.Summary.empty())
+      Run.Summaries[F] = std::move(A.Summary);
     if (!ProgressFile.empty())
       torchlint::appendProgress(ProgressFile, One.findingCount());
     Merge(One);
     Prog.update(R.FilesAnalyzed, R.findingCount());
   }
   return true;
+}
+
+/// Project mode: merges the summaries into the project model, decides every finding that rests on
+/// code being hot (model/HotBasis.h), and leaves out the findings of files analysed only for the
+/// model. The model's notes (bad input) go to stderr.
+void decideWithProjectModel(Run &Run) {
+  if (!ProjectMode || Worker)
+    return;
+  torchlint::model::ProjectModel M;
+  for (auto &[File, Text] : Run.Summaries) {
+    Expected<json::Value> V = json::parse(Text);
+    if (!V) {
+      consumeError(V.takeError());
+      M.addJson(json::Value(nullptr), File);
+      continue;
+    }
+    M.addJson(*V, File);
+  }
+  M.finish();
+  if (!Quiet)
+    for (const std::string &N : M.notes())
+      errs() << "torchlint: note: " << N << "\n";
+  auto Abs = [](StringRef P) {
+    SmallString<256> A(P);
+    sys::fs::make_absolute(A);
+    sys::path::remove_dots(A, true);
+    return std::string(A);
+  };
+  std::set<std::string> Hidden;
+  for (const std::string &F : Run.ModelOnly)
+    Hidden.insert(Abs(F));
+  std::vector<torchlint::Finding> Kept;
+  for (torchlint::Finding &F : Run.R.Findings) {
+    if (!M.resolve(F) || (!F.isCompilerError() && Hidden.count(F.File)))
+      continue;
+    Kept.push_back(std::move(F));
+  }
+  Run.R.Findings = std::move(Kept);
 }
 
 /// --baseline and --since: drop the findings the user already knows of.
@@ -686,15 +776,52 @@ int main(int argc, const char **argv) {
   std::optional<torchlint::Format> Fmt = parseFormat();
   if (!Fmt)
     return 2;
-  if (Files.empty()) {
+  ProjectMode = (!BuildPath.empty() || !SummariesOut.empty()) && !NoProject && !NoAccel && !Run.Fixed;
+  if (Files.empty() && !(ProjectMode && !Worker)) {
     errs() << "torchlint: error: no input files; usage: torchlint [options] FILE... [-- FLAGS]\n";
     return 2;
   }
   if (!Worker)
     warnUnknownChecks(checksGlob());
 
-  // 2. Inputs: the files that exist and are source files, this shard of them.
-  Run.Inputs = torchlint::checkInputs(Files, {BuildPath.getValue(), Run.Fixed != nullptr}, Run.R);
+  // 2. Inputs: the files that exist and are source files, this shard of them. In project mode, the
+  // compile database's other files are analysed for the model only (a file it lists that no
+  // longer exists is left out, with a note).
+  std::vector<std::string> Named(Files.begin(), Files.end());
+  if (ProjectMode && !Worker) {
+    Run.DB = makeDatabase(nullptr, Run.R);
+    if (!Run.DB) {
+      torchlint::RunResult &R = Run.R;
+      for (const std::string &E : R.Errors)
+        errs() << "torchlint: error: " << E << "\n";
+      return 2;
+    }
+    std::set<std::string> Listed;
+    for (std::string F : Run.DB->getAllFiles()) {
+      if (!sys::fs::exists(F)) {
+        if (!Quiet)
+          errs() << "torchlint: note: the compile database lists '" << F
+                 << "', which does not exist; the project model is built from the other files\n";
+        continue;
+      }
+      Listed.insert(F);
+    }
+    if (Named.empty())
+      Named.assign(Listed.begin(), Listed.end());
+    Run.Inputs = torchlint::checkInputs(Named, {BuildPath.getValue(), false}, Run.R);
+    std::set<std::string> Reported;
+    for (const std::string &F : Run.Inputs) {
+      SmallString<256> A(F);
+      sys::fs::make_absolute(A);
+      sys::path::remove_dots(A, true);
+      Reported.insert(std::string(A));
+    }
+    for (const std::string &F : Listed)
+      if (!Reported.count(F))
+        Run.ModelOnly.push_back(F);
+  } else {
+    Run.Inputs = torchlint::checkInputs(Named, {BuildPath.getValue(), Run.Fixed != nullptr}, Run.R);
+  }
   warnAboutOptions(Run.Inputs);
   if (Fix && !Worker)
     for (const std::string &F : Run.Inputs)
@@ -709,9 +836,10 @@ int main(int argc, const char **argv) {
   }
 
   // 3. Analysis (or cached results).
-  torchlint::Progress Prog(Run.Inputs.size(), /*Allowed=*/!Worker);
+  torchlint::Progress Prog(Run.Inputs.size() + Run.ModelOnly.size(), /*Allowed=*/!Worker);
   if (!analyzeInputs(Run, Prog))
     return 2;
+  decideWithProjectModel(Run);
   torchlint::collapseCompilerErrors(Run.R);
   Run.R.sort();
   if (!Run.Inputs.empty()) // also when every result came from the cache and no worker ran

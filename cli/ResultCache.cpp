@@ -92,7 +92,7 @@ std::string ResultCache::entryPath(StringRef Key) const {
   return std::string(P);
 }
 
-bool ResultCache::lookup(StringRef Key, RunResult &Out) const {
+bool ResultCache::lookup(StringRef Key, RunResult &Out, std::string *Summary) const {
   if (Key.empty())
     return false;
   std::optional<json::Value> V = readJsonFile(entryPath(Key));
@@ -103,6 +103,9 @@ bool ResultCache::lookup(StringRef Key, RunResult &Out) const {
   auto Result = O ? O->getString("result") : std::nullopt;
   if (!Deps || !Result)
     return false;
+  auto Sum = O->getString("summary");
+  if (Summary && !Sum)
+    return false; // analysed without the project model: analyse again
   for (const json::Value &D : *Deps) {
     const json::Array *T = D.getAsArray();
     if (!T || T->size() != 4)
@@ -125,13 +128,15 @@ bool ResultCache::lookup(StringRef Key, RunResult &Out) const {
   std::string Err;
   if (!readJson(*Result, R, Err))
     return false;
+  if (Summary)
+    *Summary = Sum->str();
   Out.FilesAnalyzed += R.FilesAnalyzed;
   for (Finding &F : R.Findings)
     Out.Findings.push_back(std::move(F));
   return true;
 }
 
-void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string> Deps) const {
+void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string> Deps, StringRef Summary) const {
   if (Key.empty() || R.hasErrors())
     return; // compiler errors may come from files that do not exist yet: never cache them
   json::Array A;
@@ -156,7 +161,10 @@ void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string>
     raw_fd_ostream OS(Tmp, EC);
     if (EC)
       return;
-    OS << json::Value(json::Object{{"deps", std::move(A)}, {"result", Result}});
+    json::Object Entry{{"deps", std::move(A)}, {"result", Result}};
+    if (!Summary.empty())
+      Entry["summary"] = Summary.str();
+    OS << json::Value(std::move(Entry));
   }
   if (sys::fs::rename(Tmp, Path))
     sys::fs::remove(Tmp);
