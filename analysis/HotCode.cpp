@@ -318,8 +318,13 @@ void HotCodeAnalysis::build() {
                                                             B.second->Call->getBeginLoc());
   });
   for (auto &[Callee, Site] : LoopCalls) {
-    std::string Why = "in " + describe(Callee) + ", called on every iteration of the loop in " +
-                      describe(Site->Caller) + " at line " + std::to_string(line(hotLoop(Site->Loops)->getBeginLoc()));
+    // A call under a branch of the loop body (`if (step % 100 == 0)`, `if (should_prune(it))`)
+    // does not run on every iteration: say only what the code knows.
+    const Stmt *Loop = hotLoop(Site->Loops);
+    std::string Why = "in " + describe(Callee) +
+                      (conditionalWithin(Site->Call, Loop) ? ", called in the loop in "
+                                                           : ", called on every iteration of the loop in ") +
+                      describe(Site->Caller) + " at line " + std::to_string(line(Loop->getBeginLoc()));
     if (HotFunctions.try_emplace(Callee, Why).second)
       Work.push_back(Callee);
   }
@@ -345,6 +350,27 @@ void HotCodeAnalysis::build() {
       }
     }
   }
+}
+
+bool HotCodeAnalysis::conditionalWithin(const Stmt *S, const Stmt *Loop) const {
+  for (const Stmt *Cur = S, *P = parentOf(S); P && Cur != Loop; Cur = P, P = parentOf(P)) {
+    if (P == Loop)
+      return false;
+    if (const auto *I = dyn_cast<IfStmt>(P)) {
+      if (!I->isConstexpr() && (Cur == I->getThen() || Cur == I->getElse()))
+        return true;
+    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
+      if (Cur == Sw->getBody())
+        return true;
+    } else if (const auto *C = dyn_cast<ConditionalOperator>(P)) {
+      if (Cur != C->getCond())
+        return true;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+      if (B->isLogicalOp() && Cur == B->getRHS())
+        return true;
+    }
+  }
+  return false;
 }
 
 const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) const {

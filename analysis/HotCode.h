@@ -129,6 +129,8 @@ private:
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
   llvm::DenseSet<const clang::FunctionDecl *> Referenced;                  // canonical, named other than as a callee
+  /// True when S, in the body of Loop, runs only in a branch of it (if, switch, ?:, && or ||).
+  bool conditionalWithin(const clang::Stmt *S, const clang::Stmt *Loop) const;
   /// The innermost loop of Loops that is not an epoch loop, or null.
   const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };
