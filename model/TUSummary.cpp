@@ -247,7 +247,7 @@ private:
     Out.Functions[F.Index].Calls.push_back(std::move(C));
   }
 
-  template <typename Fn> bool withLoop(const Stmt *S, Fn Body) {
+  template <typename BodyFn> bool withLoop(const Stmt *S, BodyFn Body) {
     if (Frames.empty())
       return Body();
     Frame &F = Frames.back();
@@ -266,7 +266,7 @@ private:
     return R;
   }
 
-  template <typename Fn> bool conditionally(Fn Body) {
+  template <typename BodyFn> bool conditionally(BodyFn Body) {
     if (Frames.empty())
       return Body();
     ++Frames.back().CondDepth;
