@@ -292,6 +292,8 @@ std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
   return FD->getNameAsString() + "()";
 }
 
+static bool conditionalWithin(const HotCodeAnalysis &HC, const Stmt *S, const Stmt *Loop);
+
 void HotCodeAnalysis::build() {
   std::vector<const FunctionDecl *> Forwards;
   CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies, Referenced);
@@ -322,7 +324,7 @@ void HotCodeAnalysis::build() {
     // does not run on every iteration: say only what the code knows.
     const Stmt *Loop = hotLoop(Site->Loops);
     std::string Why = "in " + describe(Callee) +
-                      (conditionalWithin(Site->Call, Loop) ? ", called in the loop in "
+                      (conditionalWithin(*this, Site->Call, Loop) ? ", called in the loop in "
                                                            : ", called on every iteration of the loop in ") +
                       describe(Site->Caller) + " at line " + std::to_string(line(Loop->getBeginLoc()));
     if (HotFunctions.try_emplace(Callee, Why).second)
@@ -352,8 +354,9 @@ void HotCodeAnalysis::build() {
   }
 }
 
-bool HotCodeAnalysis::conditionalWithin(const Stmt *S, const Stmt *Loop) const {
-  for (const Stmt *Cur = S, *P = parentOf(S); P && Cur != Loop; Cur = P, P = parentOf(P)) {
+/// True when S, in the body of Loop, runs only in a branch of it (if, switch, ?:, && or ||).
+static bool conditionalWithin(const HotCodeAnalysis &HC, const Stmt *S, const Stmt *Loop) {
+  for (const Stmt *Cur = S, *P = HC.parentOf(S); P && Cur != Loop; Cur = P, P = HC.parentOf(P)) {
     if (P == Loop)
       return false;
     if (const auto *I = dyn_cast<IfStmt>(P)) {

@@ -26,10 +26,6 @@ struct HotContext {
   clang::SourceLocation LoopLoc;
   /// The function that contains the statement.
   const clang::FunctionDecl *Function = nullptr;
-  /// Set only in project mode (checkbase/TorchCheck.h hotContext()): the statement does not run
-  /// per step in this TU, but Function may in the project; a finding made with it is reported only
-  /// if the project model says Function runs per step (Why is empty then).
-  bool Conditional = false;
 };
 
 /// The body of a unit test: TestBody() of a GoogleTest test (a class deriving from
@@ -129,8 +125,6 @@ private:
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
   llvm::DenseSet<const clang::FunctionDecl *> Referenced;                  // canonical, named other than as a callee
-  /// True when S, in the body of Loop, runs only in a branch of it (if, switch, ?:, && or ||).
-  bool conditionalWithin(const clang::Stmt *S, const clang::Stmt *Loop) const;
   /// The innermost loop of Loops that is not an epoch loop, or null.
   const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };

@@ -5,6 +5,7 @@
 #include "model/TUSummary.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace torchlint {
@@ -21,17 +22,19 @@ void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Prepro
   // StrictIncludes (the CLI's --strict-includes) keeps it fatal.
   llvm::StringRef Strict = Options.getLocalOrGlobal("StrictIncludes", "false");
   setUpIncludeRecovery(*P, Strict.equals_insensitive("true") || Strict == "1");
+  // Project mode: the CLI with a compile database sets the global option ProjectModel.
   llvm::StringRef Project = Options.getLocalOrGlobal("ProjectModel", "false");
-  ProjectMode = Project.equals_insensitive("true") || Project == "1";
+  stateOf(this) = ProjectState{Project.equals_insensitive("true") || Project == "1", false, std::nullopt};
 }
 
 void TorchCheck::run(const clang::ast_matchers::MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
-  CallbackConditional.reset();
-  InRun = true;
+  ProjectState &St = stateOf(this);
+  St.CallbackConditional.reset();
+  St.InRun = true;
   check(Result);
-  InRun = false;
-  CallbackConditional.reset();
+  St.InRun = false;
+  St.CallbackConditional.reset();
 }
 
 bool TorchCheck::dropped(clang::SourceLocation Loc) const {
@@ -49,23 +52,43 @@ bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext
 
 TorchVersion TorchCheck::torchVersion() const { return PP ? readTorchVersion(*PP) : TorchVersion{}; }
 
-std::optional<HotContext> TorchCheck::perTUHotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const {
-  return HotCodeAnalysis::get(Ctx).whyHot(S);
+namespace {
+
+/// Project mode (issue 23, docs/project-model.md): what each check knows of the current TU and
+/// match callback. Kept here, by check, so that the check bases' interface stays as it is.
+struct ProjectState {
+  bool ProjectMode = false;
+  bool InRun = false;
+  /// The conditional answer hotContext() gave in the current match callback.
+  std::optional<HotContext> CallbackConditional;
+};
+
+ProjectState &stateOf(const TorchCheck *C) {
+  static thread_local llvm::DenseMap<const TorchCheck *, ProjectState> States;
+  return States[C];
 }
+
+/// A conditional answer (hotContext() in project mode for code not hot in this TU): a function and
+/// no reason; every answer of this TU has a reason.
+bool isConditional(const HotContext &H) { return H.Why.empty() && H.Function; }
+
+} // namespace
 
 std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const {
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   std::optional<HotContext> H = HC.whyHot(S);
-  if (H || !ProjectMode || !S || HC.inTestBody(S))
+  ProjectState &St = stateOf(this);
+  if (H || !St.ProjectMode || !S || HC.inTestBody(S))
     return H;
+  // Not hot in this TU, but its function may run per step in the project: the check goes on, and
+  // report() makes the finding conditional on the function (model/HotBasis.h).
   const clang::FunctionDecl *F = HC.enclosingFunction(S);
   if (!F || !inUserCode(F->getLocation(), Ctx.getSourceManager()))
     return H;
   H.emplace();
   H->Function = F;
-  H->Conditional = true;
-  if (InRun && !CallbackConditional)
-    CallbackConditional = H;
+  if (St.InRun && !St.CallbackConditional)
+    St.CallbackConditional = H;
   return H;
 }
 
@@ -78,12 +101,13 @@ bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManage
 clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::StringRef Message,
                                             const std::optional<HotContext> &Hot, clang::DiagnosticIDs::Level Level) {
   std::string Text = Message.str();
-  if (ProjectMode && (Hot || (InRun && CallbackConditional))) {
+  const ProjectState &St = stateOf(this);
+  if (St.ProjectMode && (Hot || (St.InRun && St.CallbackConditional))) {
     // The project model decides (model/HotBasis.h): the reason is appended when it is resolved.
-    const HotContext &H = Hot ? *Hot : *CallbackConditional;
+    const HotContext &H = Hot ? *Hot : *St.CallbackConditional;
     model::HotBasis B;
     B.FunctionUSR = model::usrOf(H.Function);
-    if (H.Conditional) {
+    if (isConditional(H)) {
       B.K = model::HotBasis::Conditional;
     } else if (H.LoopLoc.isValid() && Ctx) {
       B.K = model::HotBasis::Loop;

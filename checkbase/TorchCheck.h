@@ -28,18 +28,8 @@ public:
 protected:
   /// The libtorch version of the TU being analysed (from the headers it includes).
   TorchVersion torchVersion() const;
-  /// Why S runs on every step, or nullopt for code that runs once. In project mode (the CLI with a
-  /// compile database) code that does not run per step in this TU but sits in a function that may
-  /// in the project gets a Conditional context: the check goes on as for hot code, and report()
-  /// records the finding as "reported if the function runs per step", which the project model
-  /// decides (model/ProjectModel.h). A finding reported in the same match callback after such an
-  /// answer is conditional too (checks that only gate on hotContext()).
+  /// Why S runs on every step, or nullopt for code that runs once.
   std::optional<HotContext> hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const;
-  /// This TU's answer only, never Conditional: for a check whose finding does not depend on the
-  /// code being hot (the reason only decorates the message).
-  std::optional<HotContext> perTUHotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const;
-  /// True in project mode (the global option ProjectModel, which the CLI sets with -p).
-  bool projectMode() const { return ProjectMode; }
   /// True for code in the user's files (not system headers, not libtorch's headers however they are
   /// included, not macro bodies from them).
   bool inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const;
@@ -61,10 +51,6 @@ private:
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   bool dropped(clang::SourceLocation Loc) const;
   clang::ASTContext *Ctx = nullptr;
-  bool ProjectMode = false;
-  bool InRun = false;
-  /// The conditional answer hotContext() gave in the current match callback.
-  mutable std::optional<HotContext> CallbackConditional;
   const CheckInfo *Info;
   clang::tidy::ClangTidyContext *TidyContext;
 };
