@@ -10,6 +10,28 @@
 
 namespace torchlint {
 
+namespace {
+
+/// Project mode (issue 23, docs/project-model.md): what each check knows of the current TU and
+/// match callback. Kept here, by check, so that the check bases' interface stays as it is.
+struct ProjectState {
+  bool ProjectMode = false;
+  bool InRun = false;
+  /// The conditional answer hotContext() gave in the current match callback.
+  std::optional<HotContext> CallbackConditional;
+};
+
+ProjectState &stateOf(const TorchCheck *C) {
+  static thread_local llvm::DenseMap<const TorchCheck *, ProjectState> States;
+  return States[C];
+}
+
+/// A conditional answer (hotContext() in project mode for code not hot in this TU): a function and
+/// no reason; every answer of this TU has a reason.
+bool isConditional(const HotContext &H) { return H.Why.empty() && H.Function; }
+
+} // namespace
+
 TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), Info(findCheck(Name)), TidyContext(Context) {
   if (!Info)
@@ -52,27 +74,6 @@ bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext
 
 TorchVersion TorchCheck::torchVersion() const { return PP ? readTorchVersion(*PP) : TorchVersion{}; }
 
-namespace {
-
-/// Project mode (issue 23, docs/project-model.md): what each check knows of the current TU and
-/// match callback. Kept here, by check, so that the check bases' interface stays as it is.
-struct ProjectState {
-  bool ProjectMode = false;
-  bool InRun = false;
-  /// The conditional answer hotContext() gave in the current match callback.
-  std::optional<HotContext> CallbackConditional;
-};
-
-ProjectState &stateOf(const TorchCheck *C) {
-  static thread_local llvm::DenseMap<const TorchCheck *, ProjectState> States;
-  return States[C];
-}
-
-/// A conditional answer (hotContext() in project mode for code not hot in this TU): a function and
-/// no reason; every answer of this TU has a reason.
-bool isConditional(const HotContext &H) { return H.Why.empty() && H.Function; }
-
-} // namespace
 
 std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const {
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
