@@ -17,7 +17,7 @@ void load(Dataset &data) {
 // Reads the field another function filled; called once, before training.
 float pixel_mean(const Dataset &data) {
   float total = 0;
-  for (int i = 0; i < 1000; ++i)
-    total += data.images[i].mean().item<float>(); // once per image, at start-up: not reported
-  return total / 1000;
+  for (const at::Tensor &image : data.images)
+    total += image.mean().item<float>(); // once per image, at start-up: not reported
+  return total / data.images.size();
 }
