@@ -315,7 +315,12 @@ void HotCodeAnalysis::build() {
     for (const CallSite &S : Entry.second)
       if (hotLoop(S.Loops) && !inTestBody(S.Call))
         LoopCalls.push_back({Entry.first, &S});
+  // A call on every iteration explains a function better than one under a branch: those first.
+  auto Branch = [&](const CallSite *S) { return conditionalWithin(*this, S->Call, hotLoop(S->Loops)); };
   std::sort(LoopCalls.begin(), LoopCalls.end(), [&](const auto &A, const auto &B) {
+    bool BA = Branch(A.second), BB = Branch(B.second);
+    if (BA != BB)
+      return !BA;
     return Ctx.getSourceManager().isBeforeInTranslationUnit(A.second->Call->getBeginLoc(),
                                                             B.second->Call->getBeginLoc());
   });
