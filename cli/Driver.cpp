@@ -21,6 +21,7 @@
 #include "lsp/LspServer.h"
 #include "model/ProjectModel.h"
 #include "report/CodeQuality.h"
+#include "utils/JsonFile.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -28,7 +29,6 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
-#include "utils/JsonFile.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -488,8 +488,6 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     }
     Todo.push_back(F);
   }
-  if (Todo.empty())
-    return true;
   // A worker hands its summaries back in a file (the parent's runWorkers reads it).
   auto WriteSummaries = make_scope_exit([&] {
     if (SummariesOut.empty())
@@ -502,6 +500,8 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     if (!EC)
       OS << json::Value(std::move(O));
   });
+  if (Todo.empty())
+    return true;
 
   unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   N = std::min<unsigned>(N, Todo.size());
