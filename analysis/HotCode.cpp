@@ -330,7 +330,7 @@ void HotCodeAnalysis::build() {
     const Stmt *Loop = hotLoop(Site->Loops);
     std::string Why = "in " + describe(Callee) +
                       (conditionalWithin(*this, Site->Call, Loop) ? ", called in the loop in "
-                                                           : ", called on every iteration of the loop in ") +
+                                                                  : ", called on every iteration of the loop in ") +
                       describe(Site->Caller) + " at line " + std::to_string(line(Loop->getBeginLoc()));
     if (HotFunctions.try_emplace(Callee, Why).second)
       Work.push_back(Callee);

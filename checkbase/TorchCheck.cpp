@@ -74,7 +74,6 @@ bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext
 
 TorchVersion TorchCheck::torchVersion() const { return PP ? readTorchVersion(*PP) : TorchVersion{}; }
 
-
 std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const {
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   std::optional<HotContext> H = HC.whyHot(S);

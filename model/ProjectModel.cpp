@@ -16,8 +16,8 @@ constexpr llvm::StringLiteral Tag = "torchlint-hot";
 std::string encodeBasis(const HotBasis &B) {
   std::string S(1, BasisMarker);
   S += Tag;
-  for (const std::string &Part : {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line),
-                                  std::to_string(B.Column), B.Why}) {
+  for (const std::string &Part :
+       {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why}) {
     S += Sep;
     S += Part;
   }

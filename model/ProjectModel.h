@@ -91,8 +91,8 @@ private:
 
   std::vector<TUSummary> Pending;
   std::vector<std::string> Notes;
-  std::map<std::string, Def> Defs;                              // USR -> definition
-  std::map<std::string, std::vector<std::string>> Overriders;   // method -> direct overrides
+  std::map<std::string, Def> Defs;                            // USR -> definition
+  std::map<std::string, std::vector<std::string>> Overriders; // method -> direct overrides
   std::set<std::string> DoesStep, HasStepLoop;
   std::set<LoopRef> StepLoops;
   std::map<std::tuple<std::string, unsigned, unsigned>, LoopRef> LoopAt; // file, line, col

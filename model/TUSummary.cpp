@@ -118,7 +118,8 @@ public:
   bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
     if (!TraverseStmt(S->getInit()))
       return false;
-    return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody()); });
+    return withLoop(
+        S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody()); });
   }
   bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
     return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getBody()); });
@@ -200,8 +201,8 @@ public:
 
 private:
   struct Frame {
-    size_t Index;                                        // into Out.Functions
-    std::vector<std::pair<int, unsigned>> LoopStack;     // loop index, condition depth at its entry
+    size_t Index;                                    // into Out.Functions
+    std::vector<std::pair<int, unsigned>> LoopStack; // loop index, condition depth at its entry
     unsigned CondDepth;
   };
 
@@ -360,8 +361,8 @@ llvm::json::Value toJson(const TUSummary &S) {
   for (const Function &F : S.Functions) {
     Array Loops, Calls, Steps;
     for (const Loop &L : F.Loops)
-      Loops.push_back(Object{{"file", L.File}, {"line", L.Line}, {"col", L.Column}, {"parent", L.Parent},
-                             {"bounded", L.Bounded}});
+      Loops.push_back(
+          Object{{"file", L.File}, {"line", L.Line}, {"col", L.Column}, {"parent", L.Parent}, {"bounded", L.Bounded}});
     for (const Call &C : F.Calls)
       Calls.push_back(Object{{"callee", C.Callee},
                              {"file", C.File},

@@ -60,8 +60,8 @@ struct Function {
   std::string Name; // qualified: "Metrics::update", "main", "the lambda at train.cpp:12"
   std::string File; // absolute
   unsigned Line = 0;
-  bool Forward = false;   // forward() of a torch::nn::Module subclass
-  bool TestBody = false;  // a unit test body: never a step (analysis/HotCode.h isTestBody)
+  bool Forward = false;               // forward() of a torch::nn::Module subclass
+  bool TestBody = false;              // a unit test body: never a step (analysis/HotCode.h isTestBody)
   std::vector<std::string> Overrides; // USRs of the methods this one overrides directly
   std::vector<Loop> Loops;
   std::vector<Call> Calls;

@@ -21,8 +21,8 @@ namespace {
 /// The summary of Code, parsed as file Name.
 TUSummary summarize(const std::string &Code, const std::string &Name) {
   std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
-      "#include \"torch_mini.h\"\n" + Code, {"-std=c++17", "-nostdinc", "-I", TORCHLINT_MINI_TORCH_DIR, "-fsyntax-only"},
-      Name);
+      "#include \"torch_mini.h\"\n" + Code,
+      {"-std=c++17", "-nostdinc", "-I", TORCHLINT_MINI_TORCH_DIR, "-fsyntax-only"}, Name);
   EXPECT_TRUE(AST && !AST->getDiagnostics().hasErrorOccurred()) << Code;
   return buildTUSummary(AST->getASTContext());
 }
@@ -184,15 +184,16 @@ TEST(ProjectModel, ADataLoadingLoopIsNotAStepLoopAndAnEpochLoopIsNot) {
                 "    d.xs.push_back(parse(i));\n"
                 "}\n",
                 "loader.cc"),
-      summarize(std::string(Metrics) + "void epoch(Net &net, torch::optim::SGD &opt) {\n"
-                                       "  for (int i = 0; i < 10; ++i) {\n"
-                                       "    torch::nn::functional::mse_loss(net.forward(at::Tensor()), at::Tensor()).backward();\n"
-                                       "    opt.step();\n"
-                                       "  }\n"
-                                       "}\n"
-                                       "void fit(Net &net, torch::optim::SGD &opt) {\n"
-                                       "  for (int e = 0; e < 3; ++e) epoch(net, opt);\n"
-                                       "}\n",
+      summarize(std::string(Metrics) +
+                    "void epoch(Net &net, torch::optim::SGD &opt) {\n"
+                    "  for (int i = 0; i < 10; ++i) {\n"
+                    "    torch::nn::functional::mse_loss(net.forward(at::Tensor()), at::Tensor()).backward();\n"
+                    "    opt.step();\n"
+                    "  }\n"
+                    "}\n"
+                    "void fit(Net &net, torch::optim::SGD &opt) {\n"
+                    "  for (int e = 0; e < 3; ++e) epoch(net, opt);\n"
+                    "}\n",
                 "train.cc")};
   ProjectModel M = merged(Ss);
   const TUSummary &Loader = Ss[0];
@@ -225,14 +226,14 @@ TEST(ProjectModel, ADataLoadingLoopIsNotAStepLoopAndAnEpochLoopIsNot) {
 
 TEST(ProjectModel, VirtualCallsReachOverridesInOtherFiles) {
   const char *Agent = "struct Agent { virtual void learn(); virtual ~Agent(); };\n";
-  std::vector<TUSummary> Ss = {
-      summarize(std::string(Agent) + "struct Dqn : Agent { torch::optim::SGD *opt; void learn() override; };\n"
-                                     "void Dqn::learn() { opt->zero_grad(); opt->step(); }\n",
-                "dqn.cc"),
-      summarize(std::string(Agent) + "void play(Agent &a) {\n"
-                                     "  for (int i = 0; i < 10; ++i) a.learn();\n"
-                                     "}\n",
-                "main.cc")};
+  std::vector<TUSummary> Ss = {summarize(std::string(Agent) +
+                                             "struct Dqn : Agent { torch::optim::SGD *opt; void learn() override; };\n"
+                                             "void Dqn::learn() { opt->zero_grad(); opt->step(); }\n",
+                                         "dqn.cc"),
+                               summarize(std::string(Agent) + "void play(Agent &a) {\n"
+                                                              "  for (int i = 0; i < 10; ++i) a.learn();\n"
+                                                              "}\n",
+                                         "main.cc")};
   ProjectModel M = merged(Ss);
   EXPECT_TRUE(M.doesStep(usrNamed(Ss, "Dqn::learn")));
   const Function *Play = find(Ss[1], "play");
@@ -243,9 +244,10 @@ TEST(ProjectModel, VirtualCallsReachOverridesInOtherFiles) {
 }
 
 TEST(ProjectModel, ForwardAndWhatItCallsAreHot) {
-  std::vector<TUSummary> Ss = {summarize(std::string(Metrics) + "at::Tensor scale(const at::Tensor &x);\n"
-                                                                "at::Tensor Net::forward(const at::Tensor &x) { return scale(x); }\n"
-                                                                "at::Tensor scale(const at::Tensor &x) { return x; }\n",
+  std::vector<TUSummary> Ss = {summarize(std::string(Metrics) +
+                                             "at::Tensor scale(const at::Tensor &x);\n"
+                                             "at::Tensor Net::forward(const at::Tensor &x) { return scale(x); }\n"
+                                             "at::Tensor scale(const at::Tensor &x) { return x; }\n",
                                          "model.cc")};
   ProjectModel M = merged(Ss);
   std::optional<Hot> H = M.functionHot(usrNamed(Ss, "scale"));
@@ -257,16 +259,21 @@ TEST(ProjectModel, BadInputGivesNotesAndTheModelIsBuiltFromTheRest) {
   ProjectModel M;
   M.addJson(llvm::json::Object{{"format", 999}, {"torchlint", "0.1"}, {"functions", llvm::json::Array{}}}, "old.cpp");
   M.addJson(llvm::json::Value("not a summary"), "junk.cpp");
-  M.addJson(llvm::json::Object{{"format", SummaryFormat}, {"functions", llvm::json::Array{llvm::json::Object{{"usr", "x"}}}}},
-            "broken.cpp");
-  M.addJson(llvm::json::Object{{"format", SummaryFormat},
-                               {"functions", llvm::json::Array{llvm::json::Object{
-                                                 {"usr", "c:@F@f"}, {"name", "f"}, {"file", "/a.cpp"}, {"line", 1},
-                                                 {"loops", llvm::json::Array{llvm::json::Object{
-                                                               {"file", "/a.cpp"}, {"line", 2}, {"col", 3}, {"parent", 7}}}},
-                                                 {"calls", llvm::json::Array{}},
-                                                 {"steps", llvm::json::Array{}}}}}},
-            "badloop.cpp");
+  M.addJson(
+      llvm::json::Object{{"format", SummaryFormat}, {"functions", llvm::json::Array{llvm::json::Object{{"usr", "x"}}}}},
+      "broken.cpp");
+  M.addJson(
+      llvm::json::Object{{"format", SummaryFormat},
+                         {"functions", llvm::json::Array{llvm::json::Object{
+                                           {"usr", "c:@F@f"},
+                                           {"name", "f"},
+                                           {"file", "/a.cpp"},
+                                           {"line", 1},
+                                           {"loops", llvm::json::Array{llvm::json::Object{
+                                                         {"file", "/a.cpp"}, {"line", 2}, {"col", 3}, {"parent", 7}}}},
+                                           {"calls", llvm::json::Array{}},
+                                           {"steps", llvm::json::Array{}}}}}},
+      "badloop.cpp");
   auto Def = [](const std::string &File, int Line) {
     return llvm::json::Object{{"format", SummaryFormat},
                               {"main", File},
@@ -283,7 +290,7 @@ TEST(ProjectModel, BadInputGivesNotesAndTheModelIsBuiltFromTheRest) {
   M.finish();
   ASSERT_EQ(5u, M.notes().size());
   EXPECT_NE(std::string::npos, M.notes()[0].find("'old.cpp' is ignored: written by another torchlint version (0.1, "
-                                                  "summary format 999"))
+                                                 "summary format 999"))
       << M.notes()[0];
   EXPECT_NE(std::string::npos, M.notes()[1].find("'junk.cpp' is ignored: malformed summary")) << M.notes()[1];
   EXPECT_NE(std::string::npos, M.notes()[2].find("'broken.cpp' is ignored: malformed summary: no 'name'"))
