@@ -18,7 +18,9 @@ void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Prepro
   // A missing non-libtorch header does not end the analysis (Recovery.h); the global option
   // StrictIncludes (the CLI's --strict-includes) keeps it fatal.
   llvm::StringRef Strict = Options.getLocalOrGlobal("StrictIncludes", "false");
-  setUpIncludeRecovery(*P, Strict.equals_insensitive("true") || Strict == "1");
+  llvm::StringRef Synth = Options.getLocalOrGlobal("Synthesis", "true"); // the CLI's --no-synthesis
+  bool IsStrict = Strict.equals_insensitive("true") || Strict == "1";
+  setUpIncludeRecovery(*P, IsStrict, !IsStrict && !Synth.equals_insensitive("false") && Synth != "0");
 }
 
 void TorchCheck::run(const clang::ast_matchers::MatchFinder::MatchResult &Result) {
@@ -35,6 +37,11 @@ bool TorchCheck::dropped(clang::SourceLocation Loc) const {
     return true;
   Evidence E = evidence();
   return E != Evidence::Expression && scopeHasErrors(*Ctx, Loc, E == Evidence::TranslationUnit);
+}
+
+void TorchCheck::reportUnjudgedCode() {
+  if (Ctx)
+    torchlint::reportUnjudgedCode(*Ctx);
 }
 
 bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext && TidyContext->isCheckEnabled(Name); }

@@ -25,6 +25,10 @@ public:
   enum class Evidence { Expression, Function, TranslationUnit };
   virtual Evidence evidence() const { return Evidence::Expression; }
 
+  /// Says once per TU which functions hold code that was not judged (Recovery.h's
+  /// reportUnjudgedCode); the module calls it at the end of each TU (TraversalScope.h).
+  void reportUnjudgedCode();
+
 protected:
   /// The libtorch version of the TU being analysed (from the headers it includes).
   TorchVersion torchVersion() const;

@@ -30,6 +30,11 @@ public:
       Finder->addMatcher(clang::ast_matchers::translationUnitDecl().bind("torchlint-tu"), this);
     T::registerMatchers(Finder);
   }
+  void onEndOfTranslationUnit() override {
+    // Once per TU (the first check that saw the TU says it): which functions were not judged.
+    this->reportUnjudgedCode();
+    T::onEndOfTranslationUnit();
+  }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
     if (Result.Nodes.getNodeAs<clang::TranslationUnitDecl>("torchlint-tu")) {
       limitTraversalToUserCode(*Result.Context);
