@@ -45,6 +45,14 @@ protected:
                                   const std::optional<HotContext> &Hot = std::nullopt,
                                   clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
 
+  /// The scope of distrust of a finding that says something is absent, narrowed to what it rests
+  /// on (issue 24): true when any of Evidence (the expressions the finding follows: a module's
+  /// construction, its options, the variable used) has errors or names a declaration that code
+  /// with errors names or that unknown code is given (Recovery.h's declRestsOnErrors), or when
+  /// the function around one of them holds a statement clang dropped. Code elsewhere in the file
+  /// with errors does not matter. Such a check keeps evidence() at Expression.
+  bool evidenceRestsOnErrors(std::initializer_list<const clang::Stmt *> Evidence) const;
+
   /// True when check Name runs in this invocation too (to leave a finding to it).
   bool isCheckEnabled(llvm::StringRef Name) const;
 

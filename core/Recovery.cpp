@@ -13,6 +13,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -90,6 +91,38 @@ namespace {
 /// when it dies: a later TU's preprocessor at the same address gets its own).
 thread_local const Preprocessor *InstalledIn = nullptr;
 
+/// The places of the compiler errors of each TU being parsed (by its source manager): a statement
+/// that clang drops entirely (it names an unknown namespace) leaves no node in the AST, only its
+/// error; ErrorRanges counts these places as code with errors too.
+thread_local std::map<const SourceManager *, std::vector<SourceLocation>> ErrorPlaces;
+
+/// Forwards every diagnostic to the client it replaces, and records the places of errors.
+class ErrorRecorder : public DiagnosticConsumer {
+public:
+  ErrorRecorder(DiagnosticConsumer *Next, std::unique_ptr<DiagnosticConsumer> Owned, const SourceManager &SM)
+      : Next(Next), Owned(std::move(Owned)), SM(SM) {}
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override { Next->BeginSourceFile(LO, PP); }
+  void EndSourceFile() override { Next->EndSourceFile(); }
+  void finish() override { Next->finish(); }
+  bool IncludeInDiagnosticCounts() const override { return Next->IncludeInDiagnosticCounts(); }
+  void clear() override {
+    Next->clear();
+    DiagnosticConsumer::clear();
+  }
+  void HandleDiagnostic(DiagnosticsEngine::Level L, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L >= DiagnosticsEngine::Error && Info.getLocation().isValid() && Info.getID() != diag::err_pp_file_not_found &&
+        Info.getID() != diag::err_pp_hash_error)
+      ErrorPlaces[&SM].push_back(Info.getLocation());
+    Next->HandleDiagnostic(L, Info);
+  }
+
+private:
+  DiagnosticConsumer *Next;
+  std::unique_ptr<DiagnosticConsumer> Owned;
+  const SourceManager &SM;
+};
+
 bool isUnder(llvm::StringRef Path, llvm::StringRef Dir) {
   return !Dir.empty() && Path.starts_with(Dir) && Path.size() > Dir.size() &&
          llvm::sys::path::is_separator(Path[Dir.size()]);
@@ -104,6 +137,8 @@ public:
       : PP(PP), Diags(PP.getDiagnostics()), SM(PP.getSourceManager()), Strict(Strict), StandIns(std::move(StandIns)),
         Synth(std::move(Synth)), SynthNames(std::move(SynthNames)), Nested(Nested) {}
   ~IncludeRecovery() override {
+    if (!Nested)
+      ErrorPlaces.erase(&SM);
     if (!Nested && InstalledIn == &PP)
       InstalledIn = nullptr;
     if (!Nested && !Synth.empty())
@@ -425,6 +460,13 @@ void setUpIncludeRecovery(Preprocessor &PP, bool Strict, bool Synthesize) {
   }
   PP.addPPCallbacks(
       std::make_unique<IncludeRecovery>(PP, Strict, std::move(StandIns), std::move(Synth), std::move(Names), false));
+  // Record where the errors are (ErrorPlaces), forwarding every diagnostic as before.
+  DiagnosticsEngine &D = PP.getDiagnostics();
+  if (DiagnosticConsumer *Client = D.getClient()) {
+    ErrorPlaces[&PP.getSourceManager()].clear();
+    std::unique_ptr<DiagnosticConsumer> Owned = D.ownsClient() ? D.takeClient() : nullptr;
+    D.setClient(new ErrorRecorder(Client, std::move(Owned), PP.getSourceManager()), /*ShouldOwnClient=*/true);
+  }
 }
 
 namespace {
@@ -464,6 +506,44 @@ public:
     for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
       if (!isLibraryLocation(SM, D->getLocation()))
         F.TraverseDecl(D);
+    // Errors without a node: a statement clang dropped. Its place is code with errors; what it
+    // named is unknown (Dropped).
+    auto It = ErrorPlaces.find(&SM);
+    if (It != ErrorPlaces.end())
+      for (SourceLocation L : It->second) {
+        if (isLibraryLocation(SM, L))
+          continue;
+        auto P = SM.getDecomposedExpansionLoc(L);
+        Span S{P.first, P.second, P.second};
+        bool Covered = false;
+        for (const Span &E : RealErrors)
+          Covered |= E.contains(S);
+        if (Covered)
+          continue;
+        Errors.push_back(S);
+        RealErrors.push_back(S);
+        Dropped.push_back(S);
+      }
+  }
+  /// A declaration that code with errors names, or that code typed only through synthesised
+  /// declarations is given (it may change it): what it holds is not known.
+  bool tainted(const Decl *D) const { return D && Tainted.count(D->getCanonicalDecl()); }
+  /// The innermost function around Loc holds a statement that clang dropped (whatever it named is
+  /// unknown); not in a function: the TU holds one.
+  bool functionHasDroppedCode(SourceLocation Loc) const {
+    if (Dropped.empty())
+      return false;
+    auto L = SM.getDecomposedExpansionLoc(Loc);
+    const Span *Inner = nullptr;
+    for (const Span &F : Functions)
+      if (F.contains(L) && (!Inner || Inner->contains(F)))
+        Inner = &F;
+    if (!Inner)
+      return true;
+    for (const Span &D : Dropped)
+      if (Inner->contains(D))
+        return true;
+    return false;
   }
   /// The innermost of the error spans and the typed spans (the parts of an expression with errors
   /// that have none themselves) around Loc is an error span.
@@ -547,8 +627,16 @@ private:
         for (const Stmt *Child : S->children())
           if (const auto *CE = dyn_cast_or_null<Expr>(Child); CE && !CE->containsErrors() && !isSynthesized(CE))
             add(Out.Typed, CE->getSourceRange());
+        // What is given to unknown code may be changed there: `po::store(..., vm)`, `load(opts)`.
+        if (const auto *Call = dyn_cast<CallExpr>(E))
+          for (unsigned I = isa<CXXOperatorCallExpr>(Call) ? 1 : 0; I < Call->getNumArgs(); ++I)
+            taintReferenced(Call->getArg(I));
+        else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
+          for (const Expr *A : Ctor->arguments())
+            taintReferenced(A);
       } else if (E && E->containsErrors()) {
         add(Out.RealErrors, E->getSourceRange());
+        taint(E);
         // `log->info("{}", loss.item<float>())` with `log` of an unknown type: the call has
         // errors, its argument `loss.item<float>()` has none and can still be judged.
         // Not the callee: `torch::cuda::synchronize(args.device())` is a call with errors even
@@ -565,6 +653,32 @@ private:
       }
       return RecursiveASTVisitor::TraverseStmt(S, nullptr);
     }
+    /// The variable or field that argument A refers to (`x`, `&x`, `std::move(x)`, `obj.field`).
+    void taintReferenced(const Expr *A) {
+      A = A->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(A); U && U->getOpcode() == UO_AddrOf)
+        A = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *C = dyn_cast<CallExpr>(A); C && C->getNumArgs() == 1 && C->getDirectCallee() &&
+                                                  C->getDirectCallee()->getName() == "move")
+        A = C->getArg(0)->IgnoreParenImpCasts();
+      if (isSynthesized(A))
+        return;
+      if (const auto *R = dyn_cast<DeclRefExpr>(A))
+        Out.Tainted.insert(R->getDecl()->getCanonicalDecl());
+      else if (const auto *M = dyn_cast<MemberExpr>(A))
+        Out.Tainted.insert(M->getMemberDecl()->getCanonicalDecl());
+    }
+    /// Every variable, parameter and field S names.
+    void taint(const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *R = dyn_cast<DeclRefExpr>(S))
+        Out.Tainted.insert(R->getDecl()->getCanonicalDecl());
+      else if (const auto *M = dyn_cast<MemberExpr>(S))
+        Out.Tainted.insert(M->getMemberDecl()->getCanonicalDecl());
+      for (const Stmt *C : S->children())
+        taint(C);
+    }
     bool VisitDecl(Decl *D) {
       // An invalid class (a member or base of an unknown type) still has typed members: each
       // member is judged on its own (an invalid field, a use of it, are errors themselves). An
@@ -577,6 +691,7 @@ private:
         else
           add(Out.Errors, D->getSourceRange());
         add(Out.RealErrors, D->getSourceRange());
+        Out.Tainted.insert(D->getCanonicalDecl());
       }
       if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody()) {
         size_t Before = Out.Functions.size();
@@ -605,6 +720,8 @@ private:
   const SourceManager &SM;
   std::vector<Span> Errors, Typed, Functions;
   std::vector<Span> RealErrors; // Errors less the code typed through synthesised declarations
+  std::vector<Span> Dropped;    // errors that left no node (a statement clang dropped)
+  llvm::DenseSet<const Decl *> Tainted;
   std::vector<std::pair<SourceLocation, std::string>> FunctionDecls; // parallel to Functions
 };
 
@@ -614,6 +731,20 @@ bool restsOnErrors(ASTContext &Ctx, SourceLocation Loc) {
   if (!Ctx.getDiagnostics().hasErrorOccurred())
     return false;
   return perTU<ErrorRanges>(Ctx).inError(Loc);
+}
+
+bool isSynthesizedExpr(const Expr *E) { return E && isSynthesized(E); }
+
+bool declRestsOnErrors(ASTContext &Ctx, const Decl *D) {
+  if (!D || !Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  return perTU<ErrorRanges>(Ctx).tainted(D);
+}
+
+bool functionHasDroppedCode(ASTContext &Ctx, SourceLocation Loc) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  return perTU<ErrorRanges>(Ctx).functionHasDroppedCode(Loc);
 }
 
 bool scopeHasErrors(ASTContext &Ctx, SourceLocation Loc, bool WholeTU) {

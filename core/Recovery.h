@@ -9,11 +9,14 @@
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
 namespace clang {
 class ASTContext;
+class Decl;
+class Expr;
 class Preprocessor;
 class SourceLocation;
 class SourceManager;
@@ -58,6 +61,16 @@ bool restsOnErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc);
 /// code with errors: a finding that says "X is missing" cannot be trusted there, since X may be
 /// in the code that could not be typed.
 bool scopeHasErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc, bool WholeTU);
+
+/// An expression typed only through synthesised declarations (Synthesis.h): its value is unknown.
+bool isSynthesizedExpr(const clang::Expr *E);
+/// True when code with errors names declaration D (a variable, parameter or field), or code typed
+/// only through synthesised declarations is given it: what D holds may be set there, unseen.
+/// A check whose finding says something is absent asks it of the declarations it rests on.
+bool declRestsOnErrors(clang::ASTContext &Ctx, const clang::Decl *D);
+/// True when the innermost function around Loc (the TU, outside functions) holds a statement that
+/// clang dropped for its errors (it named an unknown namespace): what it named is not known.
+bool functionHasDroppedCode(clang::ASTContext &Ctx, clang::SourceLocation Loc);
 
 /// The user's functions that hold code with compiler errors (code typed only through synthesised
 /// declarations is not counted: it is judged), as "name() (line N)" at their locations.

@@ -80,6 +80,10 @@ private:
   Node Root;
   std::map<std::string, bool> Members; // of __value and __typed: name -> written as a template
   std::map<std::string, std::vector<std::string>> Aliases;
+  /// Bare names (`desc`, `color`: unqualified, not called) unknown in the last parse: often only
+  /// the consequence of an unknown type in their declaration, so declared only when still unknown
+  /// in the next parse. Seen: this parse's.
+  std::set<std::string> Pending, Seen;
 };
 
 /// Writes the synthesised header and, for each missing header name, a header of that name that

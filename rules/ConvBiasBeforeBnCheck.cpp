@@ -300,6 +300,9 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   ModuleOrigin O = resolveModuleOption(Conv, "bias", Ctx);
   if (!O.Impl || convDims(O.Impl) != Dims || !O.Option.isConstant(1))
     return;
+  // The bias could be turned off in code that could not be typed on the way from the options.
+  if (evidenceRestsOnErrors({Conv, O.Construct, O.OptionsArg, BN, ReportAt}))
+    return;
   const SourceManager &SM = Ctx.getSourceManager();
   // Reported at the conv's construction, where the fix goes, with a note at the use that feeds
   // the BatchNorm; at the use when the construction is not the user's to edit, or sits in a helper
