@@ -879,14 +879,18 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
   for (size_t I = 0; I < P.Missing.size(); ++I)
     List += (I ? ", " : "") + P.Missing[I];
   bool Plural = P.Missing.size() != 1;
-  if (P.StandIns + P.Synthesised == P.Missing.size() && P.Others == 0) {
-    // Every statement typed: a complete analysis, said as a notice (docs/reliability.md).
-    std::string Msg = "'" + Main + "': header" + (Plural ? "s" : "") + " not found: " + List +
-                      "; every statement was typed through ";
-    Msg += P.Synthesised == 0 ? "torchlint's stand-in declarations"
-           : P.StandIns == 0  ? "torchlint's synthesised declarations"
-                              : "torchlint's stand-in and synthesised declarations";
-    Msg += " and judged; no finding rests on them";
+  if (P.Others == 0 && P.Unjudged.empty()) {
+    // Nothing left unjudged: a complete analysis, said as a notice (docs/reliability.md).
+    std::string Msg = "'" + Main + "': header" + (Plural ? "s" : "") + " not found: " + List;
+    if (P.StandIns + P.Synthesised == 0)
+      Msg += std::string("; no code depends on ") + (Plural ? "them" : "it") + ": every statement was judged";
+    else {
+      Msg += "; every statement was typed through ";
+      Msg += P.Synthesised == 0 ? "torchlint's stand-in declarations"
+             : P.StandIns == 0  ? "torchlint's synthesised declarations"
+                                : "torchlint's stand-in and synthesised declarations";
+      Msg += " and judged; no finding rests on them";
+    }
     R.Notices.push_back(std::move(Msg));
     return;
   }

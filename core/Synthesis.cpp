@@ -189,6 +189,57 @@ bool DeclarationSynthesis::declareMember(const std::string &Name, bool Template)
   return Inserted;
 }
 
+/// S starts with an opening bracket: the length up to and with its matching closing one (0 when none).
+static size_t balanced(llvm::StringRef S) {
+  int Depth = 0;
+  for (size_t I = 0; I < S.size() && I < 2000; ++I) {
+    char C = S[I];
+    if (C == '(' || C == '[' || C == '{')
+      ++Depth;
+    else if (C == ')' || C == ']' || C == '}') {
+      if (--Depth == 0)
+        return I + 1;
+    } else if (C == ';' && Depth <= 1 && S[0] != '(')
+      return 0;
+  }
+  return 0;
+}
+
+bool DeclarationSynthesis::postfixMembers(llvm::StringRef S) {
+  bool New = false;
+  for (int Steps = 0; Steps < 32; ++Steps) {
+    S = skipSpace(S);
+    if (S.starts_with("<") && !S.starts_with("<<") && !S.starts_with("<=")) {
+      std::string Args;
+      size_t End = 0;
+      if (!templateArgs(S, Args, End))
+        return New;
+      S = S.drop_front(End);
+      continue;
+    }
+    if (S.starts_with("(") || S.starts_with("[")) {
+      size_t N = balanced(S);
+      if (!N)
+        return New;
+      S = S.drop_front(N);
+      continue;
+    }
+    size_t Op = S.starts_with("->") ? 2 : S.starts_with(".") && !S.starts_with("...") ? 1 : 0;
+    if (!Op)
+      return New;
+    llvm::StringRef Rest = skipSpace(S.drop_front(Op));
+    llvm::StringRef Id = leadingIdent(Rest);
+    if (Id.empty() || Id == "template")
+      return New;
+    S = Rest.drop_front(Id.size());
+    llvm::StringRef T = skipSpace(S);
+    std::string Args;
+    size_t End;
+    New |= declareMember(Id.str(), T.starts_with("<") && templateArgs(T, Args, End));
+  }
+  return New;
+}
+
 bool DeclarationSynthesis::fromChain(std::vector<std::string> Qualifier, llvm::StringRef At, std::string Name,
                                      int H, llvm::StringRef Before) {
   struct Comp {
@@ -296,6 +347,8 @@ bool DeclarationSynthesis::fromChain(std::vector<std::string> Qualifier, llvm::S
     } else {
       New |= declare(Path, Kind::Value);
     }
+    if (!IdentNext)
+      New |= postfixMembers(F); // `spdlog::get("x")->info(...)`: members of what it gives
   }
   return New;
 }
@@ -356,10 +409,11 @@ bool DeclarationSynthesis::learn(const std::vector<SynthDiag> &Errors) {
       llvm::StringRef At = D.At;
       bool Template = false;
       if (At.consume_front(Name)) {
-        At = skipSpace(At);
+        llvm::StringRef T = skipSpace(At);
         std::string Args;
         size_t End;
-        Template = At.starts_with("<") && templateArgs(At, Args, End);
+        Template = T.starts_with("<") && templateArgs(T, Args, End);
+        New |= postfixMembers(At);
       }
       New |= declareMember(Name, Template);
     } else if (M.starts_with("expected namespace name")) {

@@ -72,6 +72,9 @@ private:
   enum class Kind { Namespace, Value, Type, FunctionTemplate, TypeTemplate };
   bool declare(const std::vector<std::string> &Path, Kind K, const std::string &Params = "");
   bool declareMember(const std::string &Name, bool Template);
+  /// S follows a synthesised value (`(args).as<int>()->name`): every member the postfix chain
+  /// names is one of the permissive types' (a member of one gives one), learnt at once.
+  bool postfixMembers(llvm::StringRef S);
   bool fromChain(std::vector<std::string> Qualifier, llvm::StringRef At, std::string Name, int Hint,
                  llvm::StringRef Before);
   void emit(std::string &Out, const std::string &Name, const Node &N, const std::string &Indent,
