@@ -59,10 +59,27 @@ bool TorchCheck::evidenceRestsOnErrors(std::initializer_list<const clang::Stmt *
         return true;
     return false;
   };
+  // Whether S names a variable or field (a temporary cannot be changed by other code).
+  std::function<bool(const clang::Stmt *)> NamesDecl = [&](const clang::Stmt *S) {
+    if (!S)
+      return false;
+    if (llvm::isa<clang::DeclRefExpr>(S)) {
+      const auto *D = llvm::cast<clang::DeclRefExpr>(S)->getDecl();
+      if (llvm::isa<clang::VarDecl, clang::FieldDecl>(D))
+        return true;
+    }
+    if (const auto *M = llvm::dyn_cast<clang::MemberExpr>(S); M && llvm::isa<clang::FieldDecl>(M->getMemberDecl()))
+      return true;
+    for (const clang::Stmt *C : S->children())
+      if (NamesDecl(C))
+        return true;
+    return false;
+  };
   for (const clang::Stmt *S : Evidence) {
     if (!S)
       continue;
-    if (restsOnErrors(*Ctx, S->getBeginLoc()) || functionHasDroppedCode(*Ctx, S->getBeginLoc()) || Names(S))
+    if (restsOnErrors(*Ctx, S->getBeginLoc()) || Names(S) ||
+        (NamesDecl(S) && functionHasDroppedCode(*Ctx, S->getBeginLoc())))
       return true;
     if (const auto *E = llvm::dyn_cast<clang::Expr>(S); E && E->containsErrors())
       return true;

@@ -95,6 +95,8 @@ thread_local const Preprocessor *InstalledIn = nullptr;
 /// that clang drops entirely (it names an unknown namespace) leaves no node in the AST, only its
 /// error; ErrorRanges counts these places as code with errors too.
 thread_local std::map<const SourceManager *, std::vector<SourceLocation>> ErrorPlaces;
+/// The TUs (by source manager) with a missing header that is not libtorch's core.
+thread_local std::set<const SourceManager *> MissedHeaders;
 
 /// Forwards every diagnostic to the client it replaces, and records the places of errors.
 class ErrorRecorder : public DiagnosticConsumer {
@@ -137,8 +139,10 @@ public:
       : PP(PP), Diags(PP.getDiagnostics()), SM(PP.getSourceManager()), Strict(Strict), StandIns(std::move(StandIns)),
         Synth(std::move(Synth)), SynthNames(std::move(SynthNames)), Nested(Nested) {}
   ~IncludeRecovery() override {
-    if (!Nested)
+    if (!Nested) {
       ErrorPlaces.erase(&SM);
+      MissedHeaders.erase(&SM);
+    }
     if (!Nested && InstalledIn == &PP)
       InstalledIn = nullptr;
     if (!Nested && !Synth.empty())
@@ -147,6 +151,8 @@ public:
   bool FileNotFound(llvm::StringRef FileName) override {
     // Called before the "file not found" diagnostic: set its severity for this include.
     bool Fatal = Strict || isLibtorchCoreHeaderName(FileName);
+    if (!Nested && !Fatal)
+      MissedHeaders.insert(&SM);
     Diags.setSeverity(diag::err_pp_file_not_found, Fatal ? diag::Severity::Fatal : diag::Severity::Error,
                       SourceLocation());
     if (!Fatal)
@@ -169,6 +175,8 @@ public:
     if (Includer && (inStandIns(Includer->getName()) || isUnder(Includer->getName(), Synth)))
       return;
     Diags.setErrorLimit(0);
+    if (!Nested)
+      MissedHeaders.insert(&SM);
     std::string Msg = ("'" + FileName + "' file not found; ").str();
     if (ByStandIn) {
       Msg += StandInUsedText;
@@ -464,6 +472,7 @@ void setUpIncludeRecovery(Preprocessor &PP, bool Strict, bool Synthesize) {
   DiagnosticsEngine &D = PP.getDiagnostics();
   if (DiagnosticConsumer *Client = D.getClient()) {
     ErrorPlaces[&PP.getSourceManager()].clear();
+    MissedHeaders.erase(&PP.getSourceManager());
     std::unique_ptr<DiagnosticConsumer> Owned = D.ownsClient() ? D.takeClient() : nullptr;
     D.setClient(new ErrorRecorder(Client, std::move(Owned), PP.getSourceManager()), /*ShouldOwnClient=*/true);
   }
@@ -792,6 +801,9 @@ void reportUnjudgedCode(ASTContext &Ctx) {
   if (Once.Said)
     return;
   Once.Said = true;
+  // Only for a partial analysis (a missing header): a plain compiler error is its own message.
+  if (!MissedHeaders.count(&Ctx.getSourceManager()))
+    return;
   std::vector<std::pair<SourceLocation, std::string>> Fs = unjudgedFunctions(Ctx);
   if (Fs.empty())
     return;
