@@ -553,7 +553,8 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
     // Not a partial analysis: once the header is installed, the file must be analysed again
     // (a missing file is not among the dependencies the cache checks).
-    if (Cache && One.Errors.empty())
+    // Nor a file typed through stand-in or synthesised declarations (a notice): the same holds.
+    if (Cache && One.Errors.empty() && One.Notices.empty())
       Cache->store(Keys[F], One, A.Deps);
     if (!ProgressFile.empty())
       torchlint::appendProgress(ProgressFile, One.findingCount());
