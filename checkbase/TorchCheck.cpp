@@ -1,12 +1,9 @@
 #include "checkbase/TorchCheck.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "core/Recovery.h"
-#include "clang/AST/Expr.h"
-#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/ErrorHandling.h"
-#include <functional>
 
 namespace torchlint {
 
@@ -40,56 +37,6 @@ bool TorchCheck::dropped(clang::SourceLocation Loc) const {
     return true;
   Evidence E = evidence();
   return E != Evidence::Expression && scopeHasErrors(*Ctx, Loc, E == Evidence::TranslationUnit);
-}
-
-bool TorchCheck::evidenceRestsOnErrors(std::initializer_list<const clang::Stmt *> Evidence) const {
-  if (!Ctx || !Ctx->getDiagnostics().hasErrorOccurred())
-    return false;
-  std::function<bool(const clang::Stmt *)> Names = [&](const clang::Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *E = llvm::dyn_cast<clang::Expr>(S); E && isSynthesizedExpr(E))
-      return false; // an unknown value: nothing it names is the evidence
-    if (const auto *R = llvm::dyn_cast<clang::DeclRefExpr>(S); R && declRestsOnErrors(*Ctx, R->getDecl()))
-      return true;
-    if (const auto *M = llvm::dyn_cast<clang::MemberExpr>(S); M && declRestsOnErrors(*Ctx, M->getMemberDecl()))
-      return true;
-    for (const clang::Stmt *C : S->children())
-      if (Names(C))
-        return true;
-    return false;
-  };
-  // Whether S names a variable or field (a temporary cannot be changed by other code).
-  std::function<bool(const clang::Stmt *)> NamesDecl = [&](const clang::Stmt *S) {
-    if (!S)
-      return false;
-    if (llvm::isa<clang::DeclRefExpr>(S)) {
-      const auto *D = llvm::cast<clang::DeclRefExpr>(S)->getDecl();
-      if (llvm::isa<clang::VarDecl, clang::FieldDecl>(D))
-        return true;
-    }
-    if (const auto *M = llvm::dyn_cast<clang::MemberExpr>(S); M && llvm::isa<clang::FieldDecl>(M->getMemberDecl()))
-      return true;
-    for (const clang::Stmt *C : S->children())
-      if (NamesDecl(C))
-        return true;
-    return false;
-  };
-  for (const clang::Stmt *S : Evidence) {
-    if (!S)
-      continue;
-    if (restsOnErrors(*Ctx, S->getBeginLoc()) || Names(S) ||
-        (NamesDecl(S) && functionHasDroppedCode(*Ctx, S->getBeginLoc())))
-      return true;
-    if (const auto *E = llvm::dyn_cast<clang::Expr>(S); E && E->containsErrors())
-      return true;
-  }
-  return false;
-}
-
-void TorchCheck::reportUnjudgedCode() {
-  if (Ctx)
-    torchlint::reportUnjudgedCode(*Ctx);
 }
 
 bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext && TidyContext->isCheckEnabled(Name); }

@@ -25,10 +25,6 @@ public:
   enum class Evidence { Expression, Function, TranslationUnit };
   virtual Evidence evidence() const { return Evidence::Expression; }
 
-  /// Says once per TU which functions hold code that was not judged (Recovery.h's
-  /// reportUnjudgedCode); the module calls it at the end of each TU (TraversalScope.h).
-  void reportUnjudgedCode();
-
 protected:
   /// The libtorch version of the TU being analysed (from the headers it includes).
   TorchVersion torchVersion() const;
@@ -44,14 +40,6 @@ protected:
   clang::DiagnosticBuilder report(clang::SourceLocation Loc, llvm::StringRef Message,
                                   const std::optional<HotContext> &Hot = std::nullopt,
                                   clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
-
-  /// The scope of distrust of a finding that says something is absent, narrowed to what it rests
-  /// on (issue 24): true when any of Evidence (the expressions the finding follows: a module's
-  /// construction, its options, the variable used) has errors or names a declaration that code
-  /// with errors names or that unknown code is given (Recovery.h's declRestsOnErrors), or when
-  /// the function around one of them holds a statement clang dropped. Code elsewhere in the file
-  /// with errors does not matter. Such a check keeps evidence() at Expression.
-  bool evidenceRestsOnErrors(std::initializer_list<const clang::Stmt *> Evidence) const;
 
   /// True when check Name runs in this invocation too (to leave a finding to it).
   bool isCheckEnabled(llvm::StringRef Name) const;

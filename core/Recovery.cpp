@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <cstring>
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -754,6 +755,51 @@ bool functionHasDroppedCode(ASTContext &Ctx, SourceLocation Loc) {
   if (!Ctx.getDiagnostics().hasErrorOccurred())
     return false;
   return perTU<ErrorRanges>(Ctx).functionHasDroppedCode(Loc);
+}
+
+bool evidenceRestsOnErrors(ASTContext &Ctx, std::initializer_list<const Stmt *> Evidence) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  std::function<bool(const Stmt *)> Names = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S); E && isSynthesizedExpr(E))
+      return false; // an unknown value: nothing it names is the evidence
+    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && declRestsOnErrors(Ctx, R->getDecl()))
+      return true;
+    if (const auto *M = dyn_cast<MemberExpr>(S); M && declRestsOnErrors(Ctx, M->getMemberDecl()))
+      return true;
+    for (const Stmt *C : S->children())
+      if (Names(C))
+        return true;
+    return false;
+  };
+  // Whether S names a variable or field (a temporary cannot be changed by other code).
+  std::function<bool(const Stmt *)> NamesDecl = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<DeclRefExpr>(S)) {
+      const auto *D = cast<DeclRefExpr>(S)->getDecl();
+      if (isa<VarDecl, FieldDecl>(D))
+        return true;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(S); M && isa<FieldDecl>(M->getMemberDecl()))
+      return true;
+    for (const Stmt *C : S->children())
+      if (NamesDecl(C))
+        return true;
+    return false;
+  };
+  for (const Stmt *S : Evidence) {
+    if (!S)
+      continue;
+    if (restsOnErrors(Ctx, S->getBeginLoc()) || Names(S) ||
+        (NamesDecl(S) && functionHasDroppedCode(Ctx, S->getBeginLoc())))
+      return true;
+    if (const auto *E = dyn_cast<Expr>(S); E && E->containsErrors())
+      return true;
+  }
+  return false;
 }
 
 bool scopeHasErrors(ASTContext &Ctx, SourceLocation Loc, bool WholeTU) {

@@ -8,6 +8,7 @@
 //    they are included (-isystem or -I).
 #pragma once
 #include "llvm/ADT/StringRef.h"
+#include <initializer_list>
 #include <optional>
 #include <utility>
 #include <string>
@@ -17,6 +18,7 @@ namespace clang {
 class ASTContext;
 class Decl;
 class Expr;
+class Stmt;
 class Preprocessor;
 class SourceLocation;
 class SourceManager;
@@ -71,6 +73,14 @@ bool declRestsOnErrors(clang::ASTContext &Ctx, const clang::Decl *D);
 /// True when the innermost function around Loc (the TU, outside functions) holds a statement that
 /// clang dropped for its errors (it named an unknown namespace): what it named is not known.
 bool functionHasDroppedCode(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+
+/// The scope of distrust of a finding that says something is absent, narrowed to what it rests
+/// on (issue 24): true when any of Evidence (the expressions the finding follows: a module's
+/// construction, its options, the variable used) has errors or names a declaration that code
+/// with errors names or that unknown code is given (declRestsOnErrors), or names a variable or
+/// field and the function around it holds a statement clang dropped. Code elsewhere in the file
+/// with errors does not matter. A check that asks it keeps TorchCheck::evidence() at Expression.
+bool evidenceRestsOnErrors(clang::ASTContext &Ctx, std::initializer_list<const clang::Stmt *> Evidence);
 
 /// The user's functions that hold code with compiler errors (code typed only through synthesised
 /// declarations is not counted: it is judged), as "name() (line N)" at their locations.

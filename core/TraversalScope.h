@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "core/Recovery.h"
 
 namespace torchlint {
 
@@ -32,16 +33,21 @@ public:
   }
   void onEndOfTranslationUnit() override {
     // Once per TU (the first check that saw the TU says it): which functions were not judged.
-    this->reportUnjudgedCode();
+    if (Ctx)
+      reportUnjudgedCode(*Ctx);
     T::onEndOfTranslationUnit();
   }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
+    Ctx = Result.Context;
     if (Result.Nodes.getNodeAs<clang::TranslationUnitDecl>("torchlint-tu")) {
       limitTraversalToUserCode(*Result.Context);
       return;
     }
     T::check(Result);
   }
+
+private:
+  clang::ASTContext *Ctx = nullptr;
 };
 
 } // namespace torchlint

@@ -82,7 +82,7 @@ void LoaderWorkersCheck::check(const MatchFinder::MatchResult &Result) {
   }
   // The workers could be set in code that could not be typed on the options' way (issue 24); errors
   // elsewhere in the file do not matter.
-  if (evidenceRestsOnErrors({Arg}))
+  if (evidenceRestsOnErrors(Ctx, {Arg}))
     return;
   auto D = report(Call->getBeginLoc(), Msg);
   for (const FixItHint &F : Fixes)
