@@ -268,17 +268,37 @@ std::vector<std::string> missingIncludes(Preprocessor &PP) {
       llvm::StringRef Name = L.slice(1, E);
       if (Name.empty() || isLibtorchHeaderName(Name))
         continue;
-      ConstSearchDirIterator CurDir = nullptr;
-      std::pair<OptionalFileEntryRef, DirectoryEntryRef> Includer{FE, FE.getDir()};
-      OptionalFileEntryRef R = HS.LookupFile(Name, SourceLocation(), Angled, nullptr, &CurDir, {Includer}, nullptr,
-                                             nullptr, nullptr, nullptr, nullptr, nullptr, /*SkipCache=*/false,
-                                             /*BuildSystemModule=*/false, /*OpenFile=*/false, /*CacheFailures=*/false);
+      // Resolved as the preprocessor would, without it (it has not entered the file yet): the
+      // includer's folder for "...", then every search folder; a header map or framework folder
+      // counts as serving it.
+      std::optional<FileEntryRef> R;
+      bool System = false, Unknown = false;
+      if (!Angled) {
+        llvm::SmallString<256> P(FE.getDir().getName());
+        llvm::sys::path::append(P, Name);
+        if (auto F = FM.getOptionalFileRef(P))
+          R = *F;
+      }
+      for (const DirectoryLookup &DL : HS.search_dir_range()) {
+        if (R)
+          break;
+        if (!DL.isNormalDir()) {
+          Unknown = true;
+          continue;
+        }
+        llvm::SmallString<256> P(DL.getDirRef()->getName());
+        llvm::sys::path::append(P, Name);
+        if (auto F = FM.getOptionalFileRef(P)) {
+          R = *F;
+          System = DL.isSystemHeaderDirectory();
+        }
+      }
       if (!R) {
-        Missing.push_back(Name.str());
+        if (!Unknown)
+          Missing.push_back(Name.str());
         continue;
       }
-      if (!Angled && (!CurDir || !CurDir->isSystemHeaderDirectory()) && !isLibtorchFile(R->getName()) &&
-          Seen.insert(&R->getFileEntry()).second)
+      if (!Angled && !System && !isLibtorchFile(R->getName()) && Seen.insert(&R->getFileEntry()).second)
         Queue.push_back(*R);
     }
   }
