@@ -395,8 +395,9 @@ void nestedParse(Preprocessor &Outer, const std::string &Synth, ErrorCollector &
   CI.createDiagnostics(&C, /*ShouldOwnClient=*/false);
   CI.createFileManager(Outer.getFileManager().getVirtualFileSystemPtr());
   NestedParse Action(Synth);
-  if (!CI.ExecuteAction(Action) && C.Count == 0 && C.Missing.empty())
-    C.Failed = true;
+  // (Its result is false whenever an error was reported, the missing headers' included: the
+  // collector says whether the parse itself failed.)
+  CI.ExecuteAction(Action);
 }
 
 /// Learns declarations for the names Outer's main file cannot resolve (Synthesis.h) and writes
@@ -418,15 +419,26 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
   for (const std::string &H : First.Missing)
     if (synthesisMayServe(H) && std::find(Missing.begin(), Missing.end(), H) == Missing.end())
       Missing.push_back(H);
+  bool Debug = llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG").has_value();
+  if (Debug)
+    llvm::errs() << "synth: first parse: failed " << First.Failed << ", missing " << Missing.size() << ", errors "
+                 << First.Count << "\n";
   if (First.Failed || Missing.empty() || First.Count == 0 || !S.learn(First.Errors))
     return GiveUp();
-  unsigned Best = First.Count;
+  // The parse without them undercounts (clang says nothing about the uses of a declaration of an
+  // unknown type): the declarations kept are those of the synthesised parse with the fewest errors.
+  unsigned Best = ~0u;
   std::optional<DeclarationSynthesis> BestS;
   for (unsigned Round = 0; Round < SynthesisMaxRounds; ++Round) {
     if (!writeSynthesisDirectory(D, S, Missing))
       return GiveUp();
     ErrorCollector C(S);
     nestedParse(Outer, D, C);
+    if (Debug) {
+      llvm::errs() << "synth: round " << Round << ": failed " << C.Failed << ", errors " << C.Count << "\n";
+      for (const SynthDiag &E : C.Errors)
+        llvm::errs() << "  " << E.Message << "\n";
+    }
     if (C.Failed)
       break;
     if (C.Count < Best) {
@@ -482,6 +494,8 @@ void setUpIncludeRecovery(Preprocessor &PP, bool Strict, bool Synthesize) {
   std::string Synth, Names;
   // Only a file with a header that no folder serves pays for the parses that learn declarations.
   if (!Strict && Synthesize && !llvm::sys::Process::GetEnv("TORCHLINT_NO_SYNTHESIS") && !missingIncludes(PP).empty()) {
+    if (llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG"))
+      llvm::errs() << "synth: missing includes found\n";
     Synth = synthesize(PP, Names);
     if (!Synth.empty())
       if (auto DE = PP.getFileManager().getOptionalDirectoryRef(Synth))

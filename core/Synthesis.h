@@ -21,7 +21,7 @@
 //    stand-ins), served for each missing include; an installed header and a stand-in always win.
 //    Nothing is declared in std or libtorch's namespaces.
 //  - Bounded: a few parses (SynthesisMaxRounds), each learning from the last one's errors; the
-//    declarations kept are those of the round with the fewest errors (never more than without).
+//    declarations kept are those of the synthesised parse with the fewest errors.
 //  - Honest: an include served by it is still reported as a missing header (SynthUsedText), and no
 //    finding rests on the synthesised types' semantics (Recovery.h: restsOnErrors treats
 //    expressions of those types as unknown).
