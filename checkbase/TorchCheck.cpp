@@ -43,7 +43,9 @@ void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Prepro
   // A missing non-libtorch header does not end the analysis (Recovery.h); the global option
   // StrictIncludes (the CLI's --strict-includes) keeps it fatal.
   llvm::StringRef Strict = Options.getLocalOrGlobal("StrictIncludes", "false");
-  setUpIncludeRecovery(*P, Strict.equals_insensitive("true") || Strict == "1");
+  llvm::StringRef Synth = Options.getLocalOrGlobal("Synthesis", "true"); // the CLI's --no-synthesis
+  bool IsStrict = Strict.equals_insensitive("true") || Strict == "1";
+  setUpIncludeRecovery(*P, IsStrict, !IsStrict && !Synth.equals_insensitive("false") && Synth != "0");
   // Project mode: the CLI with a compile database sets the global option ProjectModel.
   llvm::StringRef Project = Options.getLocalOrGlobal("ProjectModel", "false");
   stateOf(this) = ProjectState{Project.equals_insensitive("true") || Project == "1", false, std::nullopt};

@@ -93,6 +93,15 @@ cl::opt<bool> StrictIncludes("strict-includes",
                                       "clang-tidy. Default: the include is skipped, the rest of the file is "
                                       "analysed, and torchlint says which headers were missing"),
                              cl::cat(Category));
+cl::opt<bool> AllowPartial("allow-partial",
+                           cl::desc("A file with code left unjudged (compiler errors that follow from missing "
+                                    "headers) is a notice, not an input error (exit 0/1 instead of 2/3); see "
+                                    "docs/reliability.md"),
+                           cl::cat(Category));
+cl::opt<bool> NoSynthesis("no-synthesis",
+                          cl::desc("Do not synthesise declarations for missing libraries that have no stand-in "
+                                   "(the code that uses them is then not judged)"),
+                          cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
 cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
                               cl::init("auto"), cl::cat(Category));
@@ -172,6 +181,10 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.CheckOptions["ProjectModel"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (StrictIncludes) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
     Overrides.CheckOptions["StrictIncludes"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
+  if (NoSynthesis) // read by every check as StrictIncludes; also in the cache key
+    Overrides.CheckOptions["Synthesis"] = tidy::ClangTidyOptions::ClangTidyValue("false", 1000);
+  if (AllowPartial) // read by the driver only; in the options so that it is in the cache key
+    Overrides.CheckOptions["AllowPartial"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (!Config.empty()) {
     auto Parsed = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config"));
     if (!Parsed) {
@@ -264,7 +277,9 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
                             {NoPch, "--no-pch"},
                             {NoAccel, "--no-accel"},
                             {AccelLog, "--accel-log"},
-                            {StrictIncludes, "--strict-includes"}})
+                            {StrictIncludes, "--strict-includes"},
+                            {AllowPartial, "--allow-partial"},
+                            {NoSynthesis, "--no-synthesis"}})
       if (On)
         Args.push_back(Flag);
     Args.push_back("--cache-dir=" + cacheRoot());
@@ -541,6 +556,8 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       R.Findings.push_back(std::move(Fd));
     for (std::string &E : One.Errors)
       R.Errors.push_back(std::move(E));
+    for (std::string &N : One.Notices)
+      R.Notices.push_back(std::move(N));
   };
   if (NoAccel) {
     // As clang-tidy, one TU at a time (each with its own context, so that its results are its own).
@@ -557,7 +574,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       One.FilesAnalyzed = 1;
       if (!ProgressFile.empty())
         torchlint::appendProgress(ProgressFile, One.findingCount());
-      torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+      torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
       Merge(One);
     }
     return true;
@@ -583,10 +600,11 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       errs() << "torchlint: " << F << ": analysed, pch "
              << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", " << A.Deps.size()
              << " files read\n";
-    torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+    torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
     // Not a partial analysis: once the header is installed, the file must be analysed again
     // (a missing file is not among the dependencies the cache checks).
-    if (Cache && One.Errors.empty())
+    // Nor a file typed through stand-in or synthesised declarations (a notice): the same holds.
+    if (Cache && One.Errors.empty() && One.Notices.empty())
       Cache->store(Keys[F], One, A.Deps, A.Summary);
     if (ProjectMode && !A.Summary.empty())
       Run.Summaries[F] = std::move(A.Summary);
@@ -730,6 +748,8 @@ bool writeReport(const Run &Run, torchlint::Format Fmt) {
   if ((Fmt != torchlint::Format::Text || File) && !Worker) {
     for (const std::string &E : R.Errors)
       errs() << "torchlint: error: " << E << "\n";
+    for (const std::string &N : R.Notices)
+      errs() << "torchlint: note: " << N << "\n";
     for (const torchlint::Finding &F : R.Findings)
       if (F.isCompilerError())
         errs() << F.File << ":" << F.Line << ":" << F.Column << ": error: " << F.Message << "\n";

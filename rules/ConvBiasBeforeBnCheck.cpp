@@ -2,6 +2,7 @@
 #include "analysis/NnModules.h"
 #include "analysis/OptionsFlow.h"
 #include "core/AstWalk.h"
+#include "core/Recovery.h"
 #include "fixits/SetupFixes.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
@@ -299,6 +300,9 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
           return;
   ModuleOrigin O = resolveModuleOption(Conv, "bias", Ctx);
   if (!O.Impl || convDims(O.Impl) != Dims || !O.Option.isConstant(1))
+    return;
+  // The bias could be turned off in code that could not be typed on the way from the options.
+  if (evidenceRestsOnErrors(Ctx, {Conv, O.Construct, O.OptionsArg, BN, ReportAt}))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   // Reported at the conv's construction, where the fix goes, with a note at the use that feeds

@@ -428,10 +428,13 @@ bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &
     Error = "no findings array";
     return false;
   }
-  if (const auto *Es = Root->getArray("errors"); Es && Errors)
-    for (const auto &E : *Es)
-      if (auto S = E.getAsString())
-        Errors->push_back(S->str());
+  // Input problems and notices (a file typed completely through stand-in or synthesised
+  // declarations is a notice: docs/reliability.md).
+  for (const char *Key : {"errors", "notices"})
+    if (const auto *Es = Root->getArray(Key); Es && Errors)
+      for (const auto &E : *Es)
+        if (auto S = E.getAsString())
+          Errors->push_back(S->str());
   for (const auto &FV : *Fs) {
     const auto *O = FV.getAsObject();
     Diag D;

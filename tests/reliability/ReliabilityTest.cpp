@@ -43,6 +43,14 @@ int main(int argc, char **argv) {
 }
 )cpp";
 
+// A file whose missing header's value cannot be typed by synthesised declarations (a structured
+// binding of an unknown value): train() stays unjudged.
+const char UntypableLoop[] = R"cpp(#include <torch/torch.h>
+#include <cfg/cfg.h>
+void train(int n) { for (int i = 0; i < n; ++i) { auto [a, b] = cfg::pair(i); (void)a; (void)b; } }
+int main() { train(3); }
+)cpp";
+
 // An installed header wins over torchlint's stand-in of the same name (stand-ins/README.md): this
 // cxxopts.hpp's parse() returns an int, the stand-in's a ParseResult.
 const char InstalledCxxoptsLoop[] = R"cpp(#include <torch/torch.h>
@@ -119,13 +127,21 @@ const BadInput BadInputs[] = {
      "(and 18 or more errors in this file)",
      1},
     // A missing header that is not libtorch's: the rest of the file is analysed (docs/reliability.md).
+    // No code uses it: nothing is left unjudged, a notice (issue 24's policy).
     {"MissingHeader",
      {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
      "hdr.cpp -- $F",
-     2,
-     "hdr.cpp': analysed partially: header not found: 'nothere.h' (hdr.cpp:1)",
+     0,
+     "torchlint: note: '",
      1,
      "file not found"},
+    {"MissingHeaderNoticeNamesIt",
+     {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
+     "hdr.cpp -- $F",
+     0,
+     "hdr.cpp': header not found: 'nothere.h' (hdr.cpp:1); no code depends on it: every statement was judged",
+     1,
+     "error"},
     {"MissingHeaderStrict",
      {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
      "--strict-includes hdr.cpp -- $F",
@@ -133,26 +149,92 @@ const BadInput BadInputs[] = {
      "hdr.cpp:1:10: error: 'nothere.h' file not found",
      1,
      "analysed partially"},
+    // Without synthesised declarations the code that uses the missing headers is not judged: an
+    // input error that names the function, unless --allow-partial.
     {"MissingHeaderAndFindingsIsThree",
      {{"train.cpp", MissingHeaderLoop}},
-     "train.cpp -- $F",
+     "--no-synthesis train.cpp -- $F",
      3,
      "train.cpp': analysed partially: headers not found: 'spdlog/spdlog.h' (train.cpp:2), 'clopts.hpp' "
-     "(train.cpp:3); code that depends on them is not judged (",
+     "(train.cpp:3); code not judged in main() (line 4) (",
      1,
      "file not found"},
+    {"AllowPartialIsNotAnInputError",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--no-synthesis --allow-partial train.cpp -- $F",
+     1,
+     "(--allow-partial: not an input error)",
+     1,
+     "torchlint: error"},
     {"MissingHeaderFindsTheTypedSync",
      {{"train.cpp", MissingHeaderLoop}},
-     "train.cpp -- $F",
+     "--no-synthesis train.cpp -- $F",
      3,
      "train.cpp:9:22: warning: Tensor::item()",
      1},
     {"MissingHeaderNoFindingOnUnknownTypes",
      {{"train.cpp", MissingHeaderLoop}},
-     "train.cpp -- $F",
+     "--no-synthesis train.cpp -- $F",
      3,
      "[torch-sync-item]",
      1},
+    // Synthesised declarations (issue 24) type every statement: a notice, not an input error; the
+    // finding on the typed tensor stays, none rests on the synthesised values.
+    {"SynthesisTypesEveryStatement",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "train.cpp': headers not found: 'spdlog/spdlog.h' (train.cpp:2, declarations were synthesised: ",
+     1,
+     "torchlint: error"},
+    {"SynthesisNamesWhatItDeclared",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "clopts::Options, spdlog::info, .as, .item, .parse); every statement was typed through torchlint's "
+     "synthesised declarations and judged; no finding rests on them",
+     1},
+    {"SynthesisFindsTheTypedSync",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "train.cpp:9:22: warning: Tensor::item()",
+     1},
+    {"SynthesisNoFindingOnUnknownValues",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "[torch-sync-item]",
+     1},
+    {"SynthesisLeavesUntypableCodeUnjudged",
+     {{"pairs.cpp", UntypableLoop}},
+     "pairs.cpp -- $F",
+     2,
+     "pairs.cpp': analysed partially: header not found: 'cfg/cfg.h' (pairs.cpp:2, declarations were "
+     "synthesised: cfg::pair); code not judged in train() (line 3)",
+     1},
+    {"SynthesisUntypableAllowPartial",
+     {{"pairs.cpp", UntypableLoop}},
+     "--allow-partial pairs.cpp -- $F",
+     0,
+     "(--allow-partial: not an input error)",
+     1,
+     "torchlint: error"},
+    {"SynthesisOffWhenStrict",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--strict-includes train.cpp -- $F",
+     2,
+     "train.cpp:2:10: error: 'spdlog/spdlog.h' file not found",
+     1,
+     "synthesised"},
+    // Compiler errors are never SARIF results, only notifications (with their place).
+    {"SarifCompilerErrorIsANotification",
+     {{"syntax.cpp", "int main() { return 0 }\n"}},
+     "--format=sarif syntax.cpp -- $F",
+     2,
+     "\"id\": \"clang-diagnostic-error\"",
+     1,
+     "\"ruleId\": \"clang-diagnostic-error\""},
     {"MissingHeaderStrictHasNoFinding",
      {{"train.cpp", MissingHeaderLoop}},
      "--strict-includes train.cpp -- $F",
@@ -162,21 +244,39 @@ const BadInput BadInputs[] = {
      "[torch-sync-item]"},
     {"MissingHeaderJson",
      {{"train.cpp", MissingHeaderLoop}},
-     "--format=json train.cpp -- $F",
+     "--no-synthesis --format=json train.cpp -- $F",
      3,
      "analysed partially: headers not found: 'spdlog/spdlog.h'",
      2}, // in "errors", and on stderr
     {"MissingHeaderSarif",
      {{"train.cpp", MissingHeaderLoop}},
-     "--format=sarif train.cpp -- $F",
+     "--no-synthesis --format=sarif train.cpp -- $F",
      3,
      "analysed partially: headers not found: 'spdlog/spdlog.h'",
      2}, // a toolExecutionNotification, and stderr
+    {"SynthesisNoticeJson",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--format=json train.cpp -- $F",
+     1,
+     "every statement was typed through torchlint's synthesised declarations",
+     2}, // in "notices", and on stderr
+    {"SynthesisNoticeSarif",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--format=sarif train.cpp -- $F",
+     1,
+     "\"level\": \"note\"",
+     1}, // a toolExecutionNotification of level note
     {"MissingHeaderInWorkers",
      {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
-     "-j 2 train.cpp c.cpp -- $F",
+     "--no-synthesis -j 2 train.cpp c.cpp -- $F",
      3,
-     "analysed partially",
+     "not found: ",
+     2},
+    {"SynthesisInWorkers",
+     {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
+     "-j 2 train.cpp c.cpp -- $F",
+     1,
+     "torchlint: note: '",
      2},
     // Stand-in headers: an installed one wins; --strict-includes uses none.
     {"InstalledHeaderWinsOverStandIn",
@@ -501,12 +601,12 @@ TEST(FuzzRegressions, NoCrash) {
 TEST(MissingHeader, PartialResultIsNotCached) {
   Scratch S;
   S.write("train.cpp", MissingHeaderLoop);
-  Result First = S.torchlint("--cache-dir=cache train.cpp -- " + S.flags());
+  Result First = S.torchlint("--no-synthesis --cache-dir=cache train.cpp -- " + S.flags());
   EXPECT_EQ(3, First.RC) << First.all();
   EXPECT_EQ(1u, First.linesWith("analysed partially")) << First.all();
   S.write("inc/spdlog/spdlog.h", "#pragma once\n");
   S.write("inc/clopts.hpp", "#pragma once\n");
-  Result Second = S.torchlint("--cache-dir=cache train.cpp -- " + S.flags() + " -I inc");
+  Result Second = S.torchlint("--no-synthesis --cache-dir=cache train.cpp -- " + S.flags() + " -I inc");
   EXPECT_EQ(0u, Second.linesWith("analysed partially")) << Second.all();
   EXPECT_EQ(1u, Second.linesWith("use of undeclared identifier 'clopts'")) << Second.all();
 }
