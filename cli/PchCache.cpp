@@ -23,6 +23,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -143,6 +144,27 @@ private:
 };
 
 } // namespace
+
+std::string cachePath(StringRef Path, FileManager &Files) {
+  SmallString<256> P(Path);
+  Files.makeAbsolutePath(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+  if (std::any_of(sys::path::begin(P), sys::path::end(P), [](StringRef C) { return C == ".."; })) {
+    SmallString<256> Real;
+    if (!Files.getVirtualFileSystem().getRealPath(P, Real))
+      return std::string(Real);
+    sys::path::remove_dots(P, /*remove_dot_dot=*/true); // a path that does not exist (yet)
+  }
+  return std::string(P);
+}
+
+std::string resolveCompiler(StringRef Argv0) {
+  if (Argv0.empty() || Argv0.starts_with("-") || Argv0.contains('/') || Argv0.contains('\\'))
+    return Argv0.str();
+  if (ErrorOr<std::string> Found = sys::findProgramByName(Argv0))
+    return *Found;
+  return Argv0.str();
+}
 
 std::vector<std::string> leadingSystemIncludes(StringRef S) {
   std::vector<std::string> Out;
@@ -278,11 +300,9 @@ std::optional<std::vector<SearchDir>> searchDirs(const CompilerInvocation &Inv, 
     const DirectoryLookup &DL = *It;
     if (!DL.isNormalDir())
       return std::nullopt;
-    SmallString<256> P(DL.getName());
-    Files.makeAbsolutePath(P);
-    sys::path::remove_dots(P, true);
+    std::string P = cachePath(DL.getName(), Files);
     SrcMgr::CharacteristicKind K = DL.getDirCharacteristic();
-    Out.push_back({std::string(P), Quoted ? "q" : K == SrcMgr::C_User ? "u" : K == SrcMgr::C_System ? "s" : "c"});
+    Out.push_back({P, Quoted ? "q" : K == SrcMgr::C_User ? "u" : K == SrcMgr::C_System ? "s" : "c"});
   }
   return Out;
 }
@@ -406,12 +426,20 @@ private:
     auto St = FS.status(P);
     return St && St->isRegularFile();
   }
+  /// As cachePath: "." removed, the real path where there is a "..".
+  void normalise(SmallString<256> &P) {
+    sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+    SmallString<256> Real;
+    if (std::any_of(sys::path::begin(P), sys::path::end(P), [](StringRef C) { return C == ".."; }) &&
+        !FS.getRealPath(P, Real))
+      P = Real;
+  }
   bool quoted(StringRef Includer, StringRef Name, int Depth) {
     if (sys::path::is_absolute(Name))
       return stop("#include \"" + Name.str() + "\" names an absolute path");
     SmallString<256> P(sys::path::parent_path(Includer));
     sys::path::append(P, Name);
-    sys::path::remove_dots(P, true);
+    normalise(P);
     if (isFile(P)) {
       if (isLibtorchFile(P))
         return stop("#include \"" + Name.str() + "\" reaches libtorch from its includer's folder");
@@ -420,7 +448,7 @@ private:
     for (const SearchDir &D : Dirs) {
       P = D.Path;
       sys::path::append(P, Name);
-      sys::path::remove_dots(P, true);
+      normalise(P);
       if (!isFile(P))
         continue;
       if (D.Kind == "s" || D.Kind == "c" || isLibtorchFile(P)) {
@@ -552,11 +580,8 @@ protected:
       FileEntryRef FE = It->first;
       if (FE.getName() == Block)
         continue;
-      SmallString<256> P(FE.getName());
-      CI.getFileManager().makeAbsolutePath(P);
-      llvm::sys::path::remove_dots(P, true);
       Deps.push_back(
-          {std::string(P), static_cast<int64_t>(FE.getSize()), static_cast<int64_t>(FE.getModificationTime())});
+          {cachePath(FE.getName(), CI.getFileManager()), static_cast<int64_t>(FE.getSize()), static_cast<int64_t>(FE.getModificationTime())});
     }
     std::vector<StringRef> Ids;
     for (const auto &E : CI.getPreprocessor().getIdentifierTable())
@@ -605,12 +630,9 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   std::vector<std::string> Guards;
   if (Dirs && !Inv.getLangOpts().MSVCCompat &&
       std::none_of(Block.begin(), Block.end(), [](const std::string &H) { return libtorchName(H); })) {
-    SmallString<256> MainAbs(Main);
-    Files.makeAbsolutePath(MainAbs);
-    sys::path::remove_dots(MainAbs, true);
     IncludeChain C(*Dirs, Files.getVirtualFileSystem());
-    C.walk(MainAbs, /*IsMain=*/true);
-    if (!C.Headers.empty() && std::any_of(C.Block.begin(), C.Block.end(), libtorchName)) {
+    C.walk(cachePath(Main, Files), /*IsMain=*/true);
+    if (C.Block.size() > Block.size()) {
       Block = std::move(C.Block);
       Guards = std::move(C.Guards);
     } else if (Block.empty()) {
