@@ -84,6 +84,13 @@ public:
       size_t E = LineEnd(I);
       StringRef Line = S.slice(I, E).rtrim("\r");
       I = E;
+      // A comment that ends the line (`#endif /* MODEL_H */`) goes; one that goes on does not.
+      if (size_t C0 = Line.find("/*"); C0 != StringRef::npos) {
+        size_t C1 = Line.find("*/", C0 + 2);
+        if (C1 == StringRef::npos || !Line.substr(C1 + 2).trim(" \t").empty())
+          return {};
+        Line = Line.take_front(C0);
+      }
       if (Line.ends_with("\\") || Line.contains("/*") || Line.contains("??"))
         return {};
       return directive(Line.drop_front(1).ltrim(" \t"));
@@ -348,7 +355,8 @@ std::optional<std::string> guardClash(StringRef Dir, ArrayRef<std::string> Guard
 /// used only when none is an identifier its headers ever looked at (PchCache.cpp, "idents").
 /// Quoted includes are resolved as clang does outside MSVC mode: the includer's directory, then the
 /// search directories in order. A quoted include found in a system directory or in libtorch is a
-/// member of the block (the search from there on is the angled one); a project header is walked.
+/// member of the block (the search from there on is the angled one); a project header is walked,
+/// also when it is reached with <...> through a user directory (-I).
 struct IncludeChain {
   IncludeChain(const std::vector<SearchDir> &Dirs, vfs::FileSystem &FS) : Dirs(Dirs), FS(FS) {}
 
@@ -399,7 +407,8 @@ struct IncludeChain {
         Guarded.insert(Path.str());
         continue;
       case Directive::Angled:
-        add(D.Arg);
+        if (!angled(D.Arg, Depth))
+          return false;
         continue;
       case Directive::Quoted:
         if (!quoted(Path, D.Arg, Depth))
@@ -433,6 +442,26 @@ private:
     if (std::any_of(sys::path::begin(P), sys::path::end(P), [](StringRef C) { return C == ".."; }) &&
         !FS.getRealPath(P, Real))
       P = Real;
+  }
+  /// `#include <Name>`: a member of the block, or the project's own header found through -I
+  /// (`<proj/model.h>`), walked.
+  bool angled(StringRef Name, int Depth) {
+    if (sys::path::is_absolute(Name))
+      return stop("#include <" + Name.str() + "> names an absolute path");
+    for (const SearchDir &D : Dirs) {
+      if (D.Kind == "q")
+        continue;
+      SmallString<256> P(D.Path);
+      sys::path::append(P, Name);
+      normalise(P);
+      if (!isFile(P))
+        continue;
+      if (D.Kind == "u" && !isLibtorchFile(P))
+        return walk(P, false, Depth + 1);
+      break;
+    }
+    add(Name.str()); // a system header, libtorch, or missing (the PCH's build decides)
+    return true;
   }
   bool quoted(StringRef Includer, StringRef Name, int Depth) {
     if (sys::path::is_absolute(Name))
@@ -632,7 +661,7 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
       std::none_of(Block.begin(), Block.end(), [](const std::string &H) { return libtorchName(H); })) {
     IncludeChain C(*Dirs, Files.getVirtualFileSystem());
     C.walk(cachePath(Main, Files), /*IsMain=*/true);
-    if (C.Block.size() > Block.size()) {
+    if (!C.Block.empty() && (C.Block.size() > Block.size() || !C.Headers.empty())) {
       Block = std::move(C.Block);
       Guards = std::move(C.Guards);
     } else if (Block.empty()) {

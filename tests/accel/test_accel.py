@@ -456,6 +456,24 @@ class HeaderFirst(unittest.TestCase):
             self.cache = cache
             self.assertEqual(list(self.blocks()), [block], header)
 
+    def test_walk_goes_on_after_a_header_that_only_includes(self):
+        self.write("sys/s2.h", "#pragma once\nint s2;\n")
+        self.write("p/h.h", "// h\n#ifndef H_H /* guard */\n#define H_H\n#include <fakesys.h> // A\n#endif /* H_H */\n")
+        m = self.write("p/m.cpp", "#include \"h.h\"\n#include <s2.h>\nint main() { A a{s2}; return a.x; }\n")
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(data["findings"], [])
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n#include <s2.h>\n"])
+
+    def test_project_header_reached_with_angle_brackets_is_walked(self):
+        self.write("inc/proj/model.h", "#pragma once\n#include <fakesys.h>\nstruct M { A a; };\n")
+        m = self.write("p/m.cpp", "#include <proj/model.h>\nint main() { M m{{0}}; return m.a.x; }\n")
+        flags = self.flags + ["-I", os.path.join(self.tmp, "inc")]
+        _, data, log = torchlint([m], flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(data["findings"], [])
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n"])
+
     def test_quoted_include_of_a_system_header_is_part_of_the_block(self):
         m = self.write("p/m.cpp", "#include \"fakesys.h\"\nint main() { A a{0}; return a.x; }\n")
         _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
