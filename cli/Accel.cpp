@@ -72,12 +72,8 @@ public:
   void EndSourceFileAction() override {
     CompilerInstance &CI = getCompilerInstance();
     SourceManager &SM = CI.getSourceManager();
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-      SmallString<256> P(It->first.getName());
-      CI.getFileManager().makeAbsolutePath(P);
-      sys::path::remove_dots(P, true);
-      Out.Deps.push_back(std::string(P));
-    }
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Out.Deps.push_back(cachePath(It->first.getName(), CI.getFileManager()));
   }
 
 private:
@@ -144,6 +140,14 @@ TUAnalysis analyzeTU(tidy::ClangTidyContext &Context, const CompilationDatabase 
     return A;
   });
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  // A compiler named without a folder runs from PATH, as in the build: the driver finds the
+  // standard library from where it is (PchCache.h, resolveCompiler).
+  Tool.appendArgumentsAdjuster([](const CommandLineArguments &Args, StringRef) {
+    CommandLineArguments A = Args;
+    if (!A.empty())
+      A[0] = resolveCompiler(A[0]);
+    return A;
+  });
   tidy::ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
   DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
                        /*ShouldOwnClient=*/false);

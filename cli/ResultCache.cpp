@@ -1,4 +1,5 @@
 #include "cli/ResultCache.h"
+#include "cli/PchCache.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "utils/JsonFile.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -67,7 +68,7 @@ std::string ResultCache::key(const clang::tooling::CompilationDatabase &DB, Stri
     H.update(S);
     H.update(StringRef("\0", 1));
   };
-  Feed("torchlint-result-1");
+  Feed("torchlint-result-2"); // 2: the compiler found in PATH
   Feed(TORCHLINT_VERSION);
   Feed(LLVM_VERSION_STRING);
   Feed(selfIdentity());
@@ -81,6 +82,9 @@ std::string ResultCache::key(const clang::tooling::CompilationDatabase &DB, Stri
     Feed(C.Filename);
     for (const std::string &A : C.CommandLine)
       Feed(A);
+    // A compiler named without a folder: the one PATH finds now (Accel.cpp runs that one).
+    if (!C.CommandLine.empty())
+      Feed(resolveCompiler(C.CommandLine.front()));
   }
   Feed(clang::tidy::configurationAsText(Effective));
   return toHex(H.final<16>(), /*LowerCase=*/true);
