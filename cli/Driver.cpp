@@ -7,6 +7,7 @@
 #include "cli/Accel.h"
 #include "utils/FileHashes.h"
 #include "cli/InputCheck.h"
+#include "cli/ProjectConfig.h"
 #include "cli/Progress.h"
 #include "cli/ResultCache.h"
 #include "cli/TidyErrors.h"
@@ -163,8 +164,9 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     return std::make_unique<tidy::ConfigOptionsProvider>(std::move(Global), std::move(Defaults), std::move(*Parsed),
                                                          std::move(Overrides));
   }
-  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults), std::move(Overrides),
-                                                     vfs::getRealFileSystem());
+  // A .clang-tidy that never names a torch check leaves the default set on (cli/ProjectConfig.h).
+  return std::make_unique<torchlint::TorchOptionsProvider>(std::make_unique<tidy::FileOptionsProvider>(
+      std::move(Global), std::move(Defaults), std::move(Overrides), vfs::getRealFileSystem()));
 }
 
 /// The compilation database: `-- flags`, -p, one found next to the sources, or torchlint's
@@ -404,9 +406,13 @@ void warnAboutOptions(const std::vector<std::string> &Inputs) {
     errs() << "torchlint: warning: --verify does nothing without --fix\n";
   if (Worker)
     return;
-  if (Config.empty())
+  if (Config.empty()) {
     for (const std::string &W : torchlint::unknownChecksInConfigFiles(Inputs))
       errs() << "torchlint: warning: " << W << "\n";
+    if (auto P = makeOptionsProvider())
+      for (const std::string &W : torchlint::configsDisablingEveryTorchCheck(*P, Inputs))
+        errs() << "torchlint: warning: " << W << "\n";
+  }
   else if (auto P = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config")); P && P->Checks)
     for (const std::string &N : torchlint::unknownCheckNames(*P->Checks))
       errs() << "torchlint: warning: unknown check '" << N << "' in --config; see --list-checks\n";
