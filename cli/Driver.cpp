@@ -6,8 +6,10 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
 #include "utils/FileHashes.h"
+#include "cli/CudaHost.h"
 #include "cli/InputCheck.h"
 #include "cli/ProjectConfig.h"
+#include "cli/ProjectFlags.h"
 #include "cli/Progress.h"
 #include "cli/ResultCache.h"
 #include "cli/TidyErrors.h"
@@ -169,9 +171,16 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
       std::move(Global), std::move(Defaults), std::move(Overrides), vfs::getRealFileSystem()));
 }
 
-/// The compilation database: `-- flags`, -p, one found next to the sources, or torchlint's
-/// defaults (the libtorch it finds, -std=c++17 or c++20 as its headers need).
+/// The database makeDatabase found where clangd looks, or the flags it guessed (none found):
+/// decided once, by the parent, and passed on to the -j workers.
+std::string DiscoveredDatabase;
+std::vector<std::string> GuessedArgs;
+
+/// The compilation database: `-- flags`, -p, one found where clangd looks for one, or flags
+/// guessed from the project's build files and the libtorch found (-std=c++17 or c++20 as its
+/// headers need, or newer as the project's build says).
 std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooling::CompilationDatabase> Fixed,
+                                                           const std::vector<std::string> &Inputs,
                                                            torchlint::RunResult &R) {
   std::unique_ptr<tooling::CompilationDatabase> DB;
   std::string Err;
@@ -186,18 +195,42 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
       R.Errors.push_back("cannot read the compilation database in '" + BuildPath.getValue() + "': " + Err);
       return nullptr;
     }
-  } else if (!Files.empty()) {
-    DB = tooling::CompilationDatabase::autoDetectFromSource(Files.front(), Err);
+  } else if (!Inputs.empty()) {
+    // Where clangd looks (cli/ProjectFlags.h); the -j workers are given the one found with -p.
+    torchlint::DatabaseFound Found = torchlint::findCompileDatabase(Inputs.front());
+    if (!Found.Path.empty())
+      DB = tooling::CompilationDatabase::loadFromDirectory(sys::path::parent_path(Found.Path), Err);
+    if (DB) {
+      DiscoveredDatabase = Found.Path;
+      if (!Worker && !Quiet)
+        errs() << "torchlint: compile database: " << Found.Path << " (" << Found.Why << "; -p DIR chooses another)\n";
+    }
   }
   if (!DB) {
-    torchlint::TorchInstall T = torchlint::findTorchInstall();
-    std::vector<std::string> Args = torchlint::defaultCompileFlags(T);
-    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
+    // The project's build files and the libtorch found (cli/TorchInstall.h); the -j workers are
+    // given the same flags after --.
+    std::string Summary;
+    GuessedArgs = torchlint::guessedCompileFlags(Inputs.empty() ? std::string(".") : Inputs.front(), Summary);
+    if (!Worker && !Quiet)
+      errs() << "torchlint: " << Summary << "\n";
+    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", GuessedArgs);
   }
   auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
   // No "N warnings generated." on stderr (findings are reported by torchlint, not by clang).
   Adjusted->appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  // .cu files: CUDA host code, parsed without a CUDA toolkit (cli/CudaHost.h).
+  Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef File) {
+    if (!torchlint::isCudaSource(File))
+      return Args;
+    static const std::string Header = [] {
+      std::string Err, H = torchlint::cudaHostHeader(cacheRoot(), Err);
+      if (H.empty())
+        errs() << "torchlint: warning: CUDA files are parsed as C++: " << Err << "\n";
+      return H;
+    }();
+    return Header.empty() ? Args : torchlint::cudaHostArgs(Args, File, Header);
+  });
   // Our binary does not live next to clang's builtin headers: point at them.
   Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef) {
     for (const std::string &A : Args)
@@ -238,6 +271,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       Args.push_back("--internal-progress=" + std::string(Tmp) + ".progress");
     if (!BuildPath.empty())
       Args.push_back("-p=" + BuildPath.getValue());
+    else if (!DiscoveredDatabase.empty())
+      Args.push_back("-p=" + sys::path::parent_path(DiscoveredDatabase).str());
     if (HeaderFilter.getNumOccurrences())
       Args.push_back("--header-filter=" + HeaderFilter.getValue());
     if (!Config.empty())
@@ -255,6 +290,9 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     if (!Extra.empty()) {
       Args.push_back("--");
       Args.insert(Args.end(), Extra.begin(), Extra.end());
+    } else if (!GuessedArgs.empty()) {
+      Args.push_back("--");
+      Args.insert(Args.end(), GuessedArgs.begin(), GuessedArgs.end());
     }
     std::vector<StringRef> Refs(Args.begin(), Args.end());
     std::string Err;
@@ -436,7 +474,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   torchlint::RunResult &R = Run.R;
   // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
   if (!Run.Inputs.empty())
-    Run.DB = makeDatabase(std::move(Run.Fixed), R);
+    Run.DB = makeDatabase(std::move(Run.Fixed), Run.Inputs, R);
   std::optional<torchlint::ResultCache> Cache;
   if (!NoCache && !NoAccel)
     Cache.emplace(cacheRoot());
@@ -584,7 +622,7 @@ void applyFixIts(Run &Run) {
     R.Errors.push_back("--fix: " + E);
   if (Verify && !FR.FilesChanged.empty()) {
     if (!Run.DB)
-      Run.DB = makeDatabase(std::move(Run.Fixed), R);
+      Run.DB = makeDatabase(std::move(Run.Fixed), Run.Inputs, R);
     if (Run.DB) {
       torchlint::VerifyReport VR = torchlint::verifyFixes(FR, Run.Inputs, *Run.DB);
       for (const std::string &W : VR.Restored)
@@ -702,6 +740,11 @@ int main(int argc, const char **argv) {
   // 2. Inputs: the files that exist and are source files, this shard of them.
   Run.Inputs = torchlint::checkInputs(Files, {BuildPath.getValue(), Run.Fixed != nullptr}, Run.R);
   warnAboutOptions(Run.Inputs);
+  if (!Worker && !Quiet)
+    for (const std::string &F : Run.Inputs)
+      if (torchlint::isCudaSource(F))
+        errs() << "torchlint: '" << F << "': CUDA source analysed as host code (no CUDA toolkit needed); its device "
+                  "code (__global__ and __device__ functions) is not analysed\n";
   if (Fix && !Worker)
     for (const std::string &F : Run.Inputs)
       Run.Seen.recordFromDisk(F);

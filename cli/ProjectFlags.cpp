@@ -534,26 +534,18 @@ DatabaseFound findCompileDatabase(StringRef File) {
           Found.push_back(join(It->path(), "compile_commands.json"));
       }
       std::sort(Found.begin(), Found.end());
-      if (!Found.empty()) {
-        std::string Pick;
-        for (const std::string &F : Found)
-          if (listsFile(F, Abs)) {
-            Pick = F;
-            break;
-          }
-        if (Pick.empty()) {
-          llvm::sys::TimePoint<> Newest;
-          for (const std::string &F : Found) {
-            fs::file_status St;
-            if (!fs::status(F, St) && (Pick.empty() || St.getLastModificationTime() > Newest)) {
-              Pick = F;
-              Newest = St.getLastModificationTime();
-            }
-          }
+      // Only one that lists the file: a build folder of another configuration (a stale build/,
+      // one without this example) must not refuse the file that flags guessed would analyse.
+      std::string Pick;
+      for (const std::string &F : Found)
+        if (listsFile(F, Abs)) {
+          Pick = F;
+          break;
         }
+      if (!Pick.empty()) {
         std::string Why = "in " + path::filename(path::parent_path(Pick)).str() + "/ below " + D.str();
         if (Found.size() > 1)
-          Why += " (of " + std::to_string(Found.size()) + " there)";
+          Why += ", the one of " + std::to_string(Found.size()) + " there that lists the file";
         return {Pick, Why};
       }
     }

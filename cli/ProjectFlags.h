@@ -26,8 +26,8 @@ struct DatabaseFound {
 /// Where clangd would look, nearest first: for each folder D from File's folder up to its
 /// repository root (projectRoot), D/compile_commands.json, D/compile_flags.txt, then
 /// D/build*/compile_commands.json, D/out/compile_commands.json, D/cmake-build-*/compile_commands.json
-/// (several in one folder: the one that lists File, else the newest). Above the repository root,
-/// only D/compile_commands.json and D/compile_flags.txt (as LLVM's autoDetectFromSource).
+/// that lists File (the first by name). Above the repository root, only D/compile_commands.json
+/// and D/compile_flags.txt (as LLVM's autoDetectFromSource).
 DatabaseFound findCompileDatabase(llvm::StringRef File);
 
 struct ProjectFlags {
