@@ -115,6 +115,10 @@ std::vector<std::string> cudaHostArgs(const std::vector<std::string> &Args, llvm
       Next();
       continue;
     }
+    if (A == "-include-pch") { // a PCH built for C++ (or another language mode) does not load in CUDA's
+      Next();
+      continue;
+    }
     if (A.starts_with("-x") || A.starts_with("--x=") || A.starts_with("--cuda-path") ||
         A.starts_with("--cuda-gpu-arch") || A.starts_with("--offload-arch") || A == "--cuda-host-only" ||
         A == "--cuda-device-only" || A == "-nocudainc" || A == "-nocudalib")

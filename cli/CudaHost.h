@@ -24,7 +24,7 @@ bool isCudaSource(llvm::StringRef File);
 std::string cudaHostHeader(llvm::StringRef CacheDir, std::string &Error);
 
 /// Args (argv[0] the compiler) of a .cu file rewritten for a host-only parse with Header
-/// pre-included. An nvcc command keeps only -D, -U, -I, -isystem, -iquote, -idirafter, -include,
+/// pre-included (no -include-pch: a PCH of another language mode does not load). An nvcc command keeps only -D, -U, -I, -isystem, -iquote, -idirafter, -include,
 /// -std and its input; a clang or g++ command keeps everything but -x, --cuda-path and the
 /// --cuda-gpu-arch/--offload-arch flags.
 std::vector<std::string> cudaHostArgs(const std::vector<std::string> &Args, llvm::StringRef File,

@@ -105,6 +105,10 @@ cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write cached results 
 cl::opt<bool> NoPch("no-pch", cl::desc("Do not precompile the leading #include <...> block"), cl::cat(Category));
 cl::opt<bool> NoAccel("no-accel", cl::desc("Run as plain clang-tidy does: whole-AST traversal, no PCH, no cache"),
                       cl::cat(Category));
+cl::opt<bool> PrintCudaHostFlags("print-cuda-host-flags",
+                                  cl::desc("Print the compiler flags that parse a .cu file as CUDA host code without "
+                                           "a CUDA toolkit (for clang-tidy with the plugin) and exit"),
+                                  cl::cat(Category));
 cl::opt<bool> AccelLog("accel-log", cl::Hidden, cl::desc("Report cache hits and PCH use on stderr"));
 
 std::string cacheRoot() { return CacheDir.empty() ? torchlint::defaultCacheDir() : CacheDir.getValue(); }
@@ -391,6 +395,18 @@ namespace {
 
 /// --list-checks and --explain: answered from the catalog, no analysis. nullopt when neither.
 std::optional<int> answerInfoCommand() {
+  if (PrintCudaHostFlags) { // cli/CudaHost.h
+    std::string Err, H = torchlint::cudaHostHeader(cacheRoot(), Err);
+    if (H.empty()) {
+      errs() << "torchlint: error: " << Err << "\n";
+      return 2;
+    }
+    std::vector<std::string> Args = torchlint::cudaHostArgs({"clang++"}, "", H);
+    for (size_t I = 1; I < Args.size(); ++I)
+      outs() << (I > 1 ? " " : "") << Args[I];
+    outs() << "\n";
+    return 0;
+  }
   if (ListChecks) {
     for (const torchlint::CheckInfo &C : torchlint::catalog())
       outs() << formatv("{0,-32} level {1,-7} {2,-20} {3}{4}\n", C.Name, C.Level, C.Category, C.Fixable ? "[fix] " : "",
