@@ -663,9 +663,10 @@ TEST(FirstRun, FlagsGuessedFromCMake) {
                             "from CMakeLists.txt;"))
       << R.all();
   EXPECT_EQ(1u, R.linesWith("libtorch 2.15 at " + Lt)) << R.all();
-  // Without the CMake file: C++17, and the header is found only among the folders with headers.
-  llvm::sys::fs::remove(S.path("CMakeLists.txt"));
+  // Without the standard, C++17 (as libtorch 2.x before 2.10 asks): the header does not parse.
+  S.write("CMakeLists.txt", "include_directories(inc)\n");
   Result Old = torchlintWithEnv(S, "LIBTORCH=" + Lt, "--no-cache src/train.cpp");
+  EXPECT_EQ(1u, Old.linesWith("flags guessed: 1 include folder from CMakeLists.txt;")) << Old.all();
   EXPECT_NE(0u, Old.linesWith("error")) << "a C++20 header parsed as C++17:\n" << Old.all();
 }
 
