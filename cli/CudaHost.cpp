@@ -135,7 +135,8 @@ std::vector<std::string> cudaHostArgs(const std::vector<std::string> &Args, llvm
         Out.push_back(A.str());
         Out.push_back(V);
       }
-    } else if (A.starts_with("-D") || A.starts_with("-U") || A.starts_with("-I") || A.starts_with("-std=")) {
+    } else if (A.starts_with("-D") || A.starts_with("-U") || A.starts_with("-I") || A.starts_with("-std=") ||
+               A == "-fno-caret-diagnostics" || A.starts_with("-resource-dir")) { // the last two: torchlint's
       Out.push_back(A.str());
     } else if (A == "-std" || A == "--std") {
       std::string V = Next();
