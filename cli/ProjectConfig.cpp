@@ -21,9 +21,14 @@ bool isConfigFile(const std::string &Source) {
 
 std::string oneLine(llvm::StringRef S) {
   std::string Out;
-  for (char C : S.trim())
-    if (C != '\r')
-      Out += C == '\n' ? ' ' : C;
+  bool Space = false;
+  for (char C : S.trim()) {
+    bool Blank = C == '\n' || C == '\r' || C == ' ' || C == '\t';
+    if (Blank && Space)
+      continue;
+    Out += Blank ? ' ' : C;
+    Space = Blank;
+  }
   return Out;
 }
 
@@ -40,7 +45,10 @@ bool namesTorchCheck(llvm::StringRef Glob) {
     P = P.trim();
     if (P.empty())
       continue;
+    // A glob that also matches other tools' checks ("*" of "-*") is about every check, not torch's.
     clang::tidy::GlobList One(P);
+    if (One.contains("bugprone-use-after-move") || One.contains("readability-identifier-naming"))
+      continue;
     for (const CheckInfo &C : catalog())
       if (One.contains(C.Name))
         return true;
@@ -93,7 +101,10 @@ std::vector<std::string> configsDisablingEveryTorchCheck(ClangTidyOptionsProvide
     }
     if (CommandLine || Last.empty() || !enabledTorchChecks(Glob).empty() || !Said.insert(Last).second)
       continue;
-    Out.push_back(Last + " disables every torch check (Checks: '" + oneLine(LastChecks) +
+    std::string Shown = oneLine(LastChecks);
+    if (Shown.size() > 80)
+      Shown = Shown.substr(0, 77) + "...";
+    Out.push_back(Last + " disables every torch check (Checks: '" + Shown +
                   "'); torchlint reports nothing for the files it applies to");
   }
   return Out;

@@ -15,8 +15,8 @@
 
 namespace torchlint {
 
-/// True when a piece of Glob (after its '-') matches a check of the catalog: "torch-*",
-/// "-torch-sync-item", "*-sync-*", "*". False for "-*", "bugprone-*", "".
+/// True when a piece of Glob (after its '-') matches a check of the catalog and no other tool's:
+/// "torch-*", "-torch-sync-item", "*-sync-*". False for "*", "-*", "bugprone-*", "".
 bool namesTorchCheck(llvm::StringRef Glob);
 /// The catalog checks Glob enables (clang-tidy's GlobList semantics).
 std::vector<std::string> enabledTorchChecks(llvm::StringRef Glob);

@@ -12,17 +12,18 @@ namespace torchlint {
 
 static bool exists(const std::string &P) { return llvm::sys::fs::exists(P); }
 
-/// TORCH_VERSION_MAJOR/MINOR of <Api>/torch/version.h.
-static void readVersion(const std::string &Api, TorchInstall &T) {
-  auto B = llvm::MemoryBuffer::getFile(Api + "/torch/version.h");
-  if (!B)
-    return;
-  llvm::StringRef Text = (*B)->getBuffer();
+/// TORCH_VERSION_MAJOR/MINOR of torch/version.h (torch/headeronly/version.h from 2.9) in T's folders.
+static void readVersion(TorchInstall &T) {
+  std::string Text;
+  for (const std::string &D : T.IncludeDirs)
+    for (const char *H : {"/torch/version.h", "/torch/headeronly/version.h"})
+      if (auto B = llvm::MemoryBuffer::getFile(D + H))
+        Text += (*B)->getBuffer().str();
   for (auto [Name, Out] : {std::pair<const char *, int *>{"TORCH_VERSION_MAJOR", &T.Major}, {"TORCH_VERSION_MINOR", &T.Minor}}) {
-    size_t P = Text.find(std::string("#define ") + Name + " ");
+    size_t P = llvm::StringRef(Text).find(std::string("#define ") + Name + " ");
     if (P == llvm::StringRef::npos)
       continue;
-    llvm::StringRef V = Text.drop_front(P + strlen("#define ") + strlen(Name)).ltrim();
+    llvm::StringRef V = llvm::StringRef(Text).drop_front(P + strlen("#define ") + strlen(Name)).ltrim();
     V.take_while([](char C) { return C >= '0' && C <= '9'; }).getAsInteger(10, *Out);
   }
 }
@@ -36,7 +37,7 @@ TorchInstall torchInstallAt(const std::string &Prefix) {
   T.IncludeDirs = {Inc, Api};
   T.Where = Prefix;
   T.Found = true;
-  readVersion(Api, T);
+  readVersion(T);
   if (auto B = llvm::MemoryBuffer::getFile(Api + "/torch/all.h"))
     if ((*B)->getBuffer().contains("C++20 or later"))
       T.Std = "c++20";
@@ -71,7 +72,7 @@ TorchInstall findTorchInstall(int MinMajor) {
     T.IncludeDirs = {"/usr/include/torch/csrc/api/include"};
     T.Where = "/usr (libtorch-dev)";
     T.Found = true;
-    readVersion(T.IncludeDirs.front(), T);
+    readVersion(T);
     if (MinMajor && T.Major < MinMajor)
       return TorchInstall();
   }

@@ -28,6 +28,9 @@ bool contains(const std::vector<std::string> &V, const std::string &X) {
 
 void mkdir(const Scratch &S, llvm::StringRef Rel) { llvm::sys::fs::create_directories(S.path(Rel)); }
 
+/// The scratch folder itself, without the trailing separator S.path("") has.
+std::string rootOf(const Scratch &S) { return llvm::StringRef(S.path("")).rtrim('/').str(); }
+
 } // namespace
 
 TEST(ProjectFlags, CxxStandardSpellings) {
@@ -68,7 +71,7 @@ TEST(ProjectFlags, CMakeStandardAndIncludeFoldersAsTheBuildAddsThem) {
   std::string Train = S.write("src/train.cpp", "int main() {}\n");
 
   ProjectFlags P = guessProjectFlags(Train);
-  EXPECT_EQ(P.Root, S.path(""));
+  EXPECT_EQ(P.Root, rootOf(S));
   EXPECT_EQ(P.Std, 20);
   EXPECT_EQ(P.StdFrom, "CMakeLists.txt:4 (CMAKE_CXX_STANDARD 20)");
   EXPECT_EQ(P.IncludeDirs, under(S, {"include", "src/detail", "third_party/cxxopts/include", "gen"}));
@@ -122,7 +125,7 @@ TEST(ProjectFlags, Bazel) {
   for (const char *D : {"lib/include", "lib/api", "third_party/eigen"})
     mkdir(S, D);
   ProjectFlags P = guessProjectFlags(S.write("lib/x.cc", ""));
-  EXPECT_EQ(P.Root, S.path(""));
+  EXPECT_EQ(P.Root, rootOf(S));
   EXPECT_EQ(P.Std, 23);
   EXPECT_EQ(P.StdFrom, ".bazelrc:1 (-std=c++23)");
   EXPECT_EQ(P.IncludeDirs, under(S, {"lib/include", "lib/api", "third_party/eigen"}));
@@ -134,9 +137,9 @@ TEST(ProjectFlags, ProjectRoot) {
   S.write("a/CMakeLists.txt", "");
   S.write("a/b/CMakeLists.txt", "");
   std::string F = S.write("a/b/c/f.cpp", "");
-  EXPECT_EQ(projectRoot(F), S.path("a/b/c")) << "c/ has no build file: the file's folder";
-  S.write("a/b/c/CMakeLists.txt", "");
-  EXPECT_EQ(projectRoot(F), S.path("a"));
+  EXPECT_EQ(projectRoot(F), S.path("a")) << "c/ (a source folder) needs no build file of its own";
+  S.write("x/f.cpp", "");
+  EXPECT_EQ(projectRoot(S.path("x/f.cpp")), S.path("x")) << "no build file above: the file's folder";
   mkdir(S, "a/b/.git");
   EXPECT_EQ(projectRoot(F), S.path("a/b"));
 }
@@ -147,7 +150,7 @@ TEST(CompileDatabase, FoundWhereClangdLooks) {
   std::string F = S.write("src/train.cpp", "");
   EXPECT_EQ(findCompileDatabase(F).Path, "");
   auto Db = [&](llvm::StringRef Rel, llvm::StringRef File) {
-    return S.write(Rel, "[{\"directory\": \"" + S.path("") + "\", \"command\": \"clang++ -c " + File.str() +
+    return S.write(Rel, "[{\"directory\": \"" + rootOf(S) + "\", \"command\": \"clang++ -c " + File.str() +
                             "\", \"file\": \"" + File.str() + "\"}]");
   };
   // A build folder whose database does not list the file is passed over.
@@ -206,8 +209,10 @@ TEST(ClangTidyConfig, NamesTorchCheck) {
   EXPECT_TRUE(namesTorchCheck("-*,torch-sync-item"));
   EXPECT_TRUE(namesTorchCheck("-torch-*"));
   EXPECT_TRUE(namesTorchCheck("bugprone-*,\n  *-sync-*"));
-  EXPECT_TRUE(namesTorchCheck("*"));
+  EXPECT_FALSE(namesTorchCheck("*")) << "every check, not torch's";
   EXPECT_FALSE(namesTorchCheck("-*,bugprone-*,clang-analyzer-*"));
+  // A folded YAML list with commented-out entries, as a real project writes it.
+  EXPECT_FALSE(namesTorchCheck("-*,\n  bugprone-use-after-move,\n  # google-explicit-constructor,\n  modernize-use-nullptr,\n"));
   EXPECT_FALSE(namesTorchCheck("-*"));
   EXPECT_FALSE(namesTorchCheck(""));
 }

@@ -591,7 +591,7 @@ const char Cxx20Loop[] = R"cpp(#include <torch/torch.h>
 int main() {
   float total = 0;
   for (int i = 0; i < 10; ++i) {
-    auto x = proj::step(torch::ones({4}));
+    auto x = proj::step(torch::ones({4}).cuda());
     total += x.sum().item<float>();
   }
   return total > 0;
@@ -615,7 +615,7 @@ TEST(FirstRun, ClangTidyFileForClangTidy) {
   Result R = S.torchlint("--no-cache a.cpp -- " + S.flags());
   EXPECT_EQ(1, R.RC) << R.all();
   EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
-  EXPECT_EQ(0u, R.linesWith("warning: ")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("torchlint: warning")) << R.all();
   S.write(".clang-tidy", "Checks: '-*,bugprone-*,-torch-*'\n");
   Result Off = S.torchlint("--no-cache a.cpp -- " + S.flags());
   EXPECT_EQ(0, Off.RC) << Off.all();
@@ -628,10 +628,11 @@ TEST(FirstRun, ClangTidyFileForClangTidy) {
 TEST(FirstRun, CompileDatabaseInABuildFolder) {
   Scratch S;
   llvm::sys::fs::create_directories(S.path(".git"));
+  std::string Root = llvm::StringRef(S.path("")).rtrim('/').str();
   std::string Json = "[";
   for (const char *F : {"src/a.cpp", "src/b.cpp"}) {
     S.write(F, TrainLoop);
-    Json += std::string(Json.size() > 1 ? "," : "") + "{\"directory\": \"" + S.path("") +
+    Json += std::string(Json.size() > 1 ? "," : "") + "{\"directory\": \"" + Root +
             "\", \"command\": \"clang++ " + S.flags() + " -c " + F + "\", \"file\": \"" + F + "\"}";
   }
   S.write("build-release/compile_commands.json", Json + "]");
@@ -640,7 +641,7 @@ TEST(FirstRun, CompileDatabaseInABuildFolder) {
     EXPECT_EQ(1, R.RC) << J << "\n" << R.all();
     EXPECT_EQ(2u, R.linesWith("[torch-sync-item]")) << J << "\n" << R.all();
     EXPECT_EQ(1u, R.linesWith("torchlint: compile database: " + S.path("build-release/compile_commands.json") +
-                              " (in build-release/ below " + S.path("") + ";"))
+                              " (in build-release/ below " + Root + ";"))
         << J << "\n" << R.all();
   }
 }
@@ -695,16 +696,19 @@ TEST(FirstRun, Cxx20ProjectWithLibtorch1) {
 // code inside a kernel (device code) is not.
 TEST(FirstRun, CudaFileAnalysedAsHostCode) {
   Scratch S;
+  // (Device code cannot call libtorch's host API: clang rejects item() in a __device__ function
+  // even in the host-only parse, so no check can match there; TorchCheck::dropped() skips it
+  // anyway.)
   std::string Cu = S.write("glue.cu", R"cpp(#include <torch/torch.h>
-__global__ void kernel(float *x, int n, at::Tensor t) {
+__global__ void kernel(float *x, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x)
-    x[i] = t.sum().item<float>();
+    x[i] *= 2;
 }
 float step(float *x, int n, at::Tensor t, cudaStream_t s) {
   float total = 0;
   for (int i = 0; i < 10; ++i) {
-    kernel<<<dim3(n / 256), 256, 0, s>>>(x, n, t);
-    total += t.sum().item<float>();
+    kernel<<<dim3(n / 256), 256, 0, s>>>(x, n);
+    total += t.cuda().sum().item<float>();
   }
   return total;
 }
@@ -712,7 +716,8 @@ float step(float *x, int n, at::Tensor t, cudaStream_t s) {
   Result R = S.torchlint("--no-cache --cache-dir=cache glue.cu -- -x c++ -std=c++17 -isystem " + S.path("include"));
   EXPECT_EQ(1, R.RC) << R.all();
   EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
-  EXPECT_EQ(1u, R.linesWith("glue.cu:10:")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("glue.cu:10:29: warning")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
   EXPECT_EQ(1u, R.linesWith("'" + Cu + "': CUDA source analysed as host code")) << R.all();
   Result Flags = S.torchlint("--print-cuda-host-flags --cache-dir=cache");
   EXPECT_EQ(0, Flags.RC) << Flags.all();
