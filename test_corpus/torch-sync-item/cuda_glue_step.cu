@@ -29,7 +29,7 @@ float train(torch::nn::Linear &model, torch::optim::SGD &opt, torch::Tensor x, t
     loss.backward();
     opt.step();
     last = loss.item<float>();
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: Tensor::item() copies [torch-sync-item]
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: Tensor::item() copies [torch-sync-item]
   }
   auto final_loss = torch::mse_loss(model->forward(x), target);
   return last + final_loss.item<float>();  // quiet: once, after training
