@@ -1,8 +1,11 @@
 #include "checkbase/TorchCheck.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "core/PerTU.h"
 #include "core/Recovery.h"
 #include "model/HotBasis.h"
 #include "model/TUSummary.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseMap.h"
@@ -61,11 +64,52 @@ void TorchCheck::run(const clang::ast_matchers::MatchFinder::MatchResult &Result
   St.CallbackConditional.reset();
 }
 
+namespace {
+
+/// The CUDA device code of a .cu file's user code (__global__ functions and __device__ functions
+/// that are not also __host__): the host-only parse types it, but it never runs on the host, so
+/// torchlint does not judge it (cli/CudaHost.h). Empty outside CUDA.
+struct DeviceCode {
+  std::vector<clang::SourceRange> Ranges;
+  explicit DeviceCode(clang::ASTContext &Ctx) {
+    if (Ctx.getLangOpts().CUDA)
+      collect(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl());
+  }
+  void collect(const clang::SourceManager &SM, const clang::DeclContext *DC) {
+    for (const clang::Decl *D : DC->noload_decls()) {
+      if (D->getLocation().isValid() && SM.isInSystemHeader(D->getLocation()))
+        continue;
+      if (const auto *T = llvm::dyn_cast<clang::FunctionTemplateDecl>(D))
+        D = T->getTemplatedDecl();
+      if (const auto *F = llvm::dyn_cast<clang::FunctionDecl>(D)) {
+        if (F->hasAttr<clang::CUDAGlobalAttr>() ||
+            (F->hasAttr<clang::CUDADeviceAttr>() && !F->hasAttr<clang::CUDAHostAttr>()))
+          Ranges.push_back(F->getSourceRange());
+      } else if (llvm::isa<clang::NamespaceDecl, clang::CXXRecordDecl, clang::LinkageSpecDecl>(D)) {
+        collect(SM, llvm::cast<clang::DeclContext>(D));
+      }
+    }
+  }
+  bool contains(const clang::SourceManager &SM, clang::SourceLocation Loc) const {
+    Loc = SM.getExpansionLoc(Loc);
+    for (clang::SourceRange R : Ranges) {
+      clang::SourceLocation B = SM.getExpansionLoc(R.getBegin()), E = SM.getExpansionLoc(R.getEnd());
+      if (!SM.isBeforeInTranslationUnit(Loc, B) && !SM.isBeforeInTranslationUnit(E, Loc))
+        return true;
+    }
+    return false;
+  }
+};
+
+} // namespace
+
 bool TorchCheck::dropped(clang::SourceLocation Loc) const {
   if (PP && isLibraryLocation(PP->getSourceManager(), Loc))
     return true;
   if (!Ctx)
     return false;
+  if (Ctx->getLangOpts().CUDA && perTU<DeviceCode>(*Ctx).contains(Ctx->getSourceManager(), Loc))
+    return true;
   if (restsOnErrors(*Ctx, Loc))
     return true;
   Evidence E = evidence();

@@ -6,7 +6,10 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
 #include "utils/FileHashes.h"
+#include "cli/CudaHost.h"
 #include "cli/InputCheck.h"
+#include "cli/ProjectConfig.h"
+#include "cli/ProjectFlags.h"
 #include "cli/Progress.h"
 #include "cli/ResultCache.h"
 #include "cli/TidyErrors.h"
@@ -116,6 +119,10 @@ cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write cached results 
 cl::opt<bool> NoPch("no-pch", cl::desc("Do not precompile the leading #include <...> block"), cl::cat(Category));
 cl::opt<bool> NoAccel("no-accel", cl::desc("Run as plain clang-tidy does: whole-AST traversal, no PCH, no cache"),
                       cl::cat(Category));
+cl::opt<bool> PrintCudaHostFlags("print-cuda-host-flags",
+                                  cl::desc("Print the compiler flags that parse a .cu file as CUDA host code without "
+                                           "a CUDA toolkit (for clang-tidy with the plugin) and exit"),
+                                  cl::cat(Category));
 cl::opt<bool> AccelLog("accel-log", cl::Hidden, cl::desc("Report cache hits and PCH use on stderr"));
 
 std::string cacheRoot() { return CacheDir.empty() ? torchlint::defaultCacheDir() : CacheDir.getValue(); }
@@ -194,13 +201,21 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     return std::make_unique<tidy::ConfigOptionsProvider>(std::move(Global), std::move(Defaults), std::move(*Parsed),
                                                          std::move(Overrides));
   }
-  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults), std::move(Overrides),
-                                                     vfs::getRealFileSystem());
+  // A .clang-tidy that never names a torch check leaves the default set on (cli/ProjectConfig.h).
+  return std::make_unique<torchlint::TorchOptionsProvider>(std::make_unique<tidy::FileOptionsProvider>(
+      std::move(Global), std::move(Defaults), std::move(Overrides), vfs::getRealFileSystem()));
 }
 
-/// The compilation database: `-- flags`, -p, one found next to the sources, or torchlint's
-/// defaults (the libtorch it finds, -std=c++17 or c++20 as its headers need).
+/// The database makeDatabase found where clangd looks, or the flags it guessed (none found):
+/// decided once, by the parent, and passed on to the -j workers.
+std::string DiscoveredDatabase;
+std::vector<std::string> GuessedArgs;
+
+/// The compilation database: `-- flags`, -p, one found where clangd looks for one, or flags
+/// guessed from the project's build files and the libtorch found (-std=c++17 or c++20 as its
+/// headers need, or newer as the project's build says).
 std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooling::CompilationDatabase> Fixed,
+                                                           const std::vector<std::string> &Inputs,
                                                            torchlint::RunResult &R) {
   std::unique_ptr<tooling::CompilationDatabase> DB;
   std::string Err;
@@ -215,18 +230,42 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
       R.Errors.push_back("cannot read the compilation database in '" + BuildPath.getValue() + "': " + Err);
       return nullptr;
     }
-  } else if (!Files.empty()) {
-    DB = tooling::CompilationDatabase::autoDetectFromSource(Files.front(), Err);
+  } else if (!Inputs.empty()) {
+    // Where clangd looks (cli/ProjectFlags.h); the -j workers are given the one found with -p.
+    torchlint::DatabaseFound Found = torchlint::findCompileDatabase(Inputs.front());
+    if (!Found.Path.empty())
+      DB = tooling::CompilationDatabase::loadFromDirectory(sys::path::parent_path(Found.Path), Err);
+    if (DB) {
+      DiscoveredDatabase = Found.Path;
+      if (!Worker && !Quiet)
+        errs() << "torchlint: compile database: " << Found.Path << " (" << Found.Why << "; -p DIR chooses another)\n";
+    }
   }
   if (!DB) {
-    torchlint::TorchInstall T = torchlint::findTorchInstall();
-    std::vector<std::string> Args = torchlint::defaultCompileFlags(T);
-    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
+    // The project's build files and the libtorch found (cli/TorchInstall.h); the -j workers are
+    // given the same flags after --.
+    std::string Summary;
+    GuessedArgs = torchlint::guessedCompileFlags(Inputs.empty() ? std::string(".") : Inputs.front(), Summary);
+    if (!Worker && !Quiet)
+      errs() << "torchlint: " << Summary << "\n";
+    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", GuessedArgs);
   }
   auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
   // No "N warnings generated." on stderr (findings are reported by torchlint, not by clang).
   Adjusted->appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  // .cu files: CUDA host code, parsed without a CUDA toolkit (cli/CudaHost.h).
+  Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef File) {
+    if (!torchlint::isCudaSource(File))
+      return Args;
+    static const std::string Header = [] {
+      std::string Err, H = torchlint::cudaHostHeader(cacheRoot(), Err);
+      if (H.empty())
+        errs() << "torchlint: warning: CUDA files are parsed as C++: " << Err << "\n";
+      return H;
+    }();
+    return Header.empty() ? Args : torchlint::cudaHostArgs(Args, File, Header);
+  });
   // Our binary does not live next to clang's builtin headers: point at them.
   Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef) {
     for (const std::string &A : Args)
@@ -269,6 +308,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       Args.push_back("--internal-summaries=" + std::string(Tmp) + ".summaries");
     if (!BuildPath.empty())
       Args.push_back("-p=" + BuildPath.getValue());
+    else if (!DiscoveredDatabase.empty())
+      Args.push_back("-p=" + sys::path::parent_path(DiscoveredDatabase).str());
     if (HeaderFilter.getNumOccurrences())
       Args.push_back("--header-filter=" + HeaderFilter.getValue());
     if (!Config.empty())
@@ -288,6 +329,9 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     if (!Extra.empty()) {
       Args.push_back("--");
       Args.insert(Args.end(), Extra.begin(), Extra.end());
+    } else if (!GuessedArgs.empty()) {
+      Args.push_back("--");
+      Args.insert(Args.end(), GuessedArgs.begin(), GuessedArgs.end());
     }
     std::vector<StringRef> Refs(Args.begin(), Args.end());
     std::string Err;
@@ -394,6 +438,18 @@ namespace {
 
 /// --list-checks and --explain: answered from the catalog, no analysis. nullopt when neither.
 std::optional<int> answerInfoCommand() {
+  if (PrintCudaHostFlags) { // cli/CudaHost.h
+    std::string Err, H = torchlint::cudaHostHeader(cacheRoot(), Err);
+    if (H.empty()) {
+      errs() << "torchlint: error: " << Err << "\n";
+      return 2;
+    }
+    std::vector<std::string> Args = torchlint::cudaHostArgs({"clang++"}, "", H);
+    for (size_t I = 1; I < Args.size(); ++I)
+      outs() << (I > 1 ? " " : "") << Args[I];
+    outs() << "\n";
+    return 0;
+  }
   if (ListChecks) {
     for (const torchlint::CheckInfo &C : torchlint::catalog())
       outs() << formatv("{0,-32} level {1,-7} {2,-20} {3}{4}\n", C.Name, C.Level, C.Category, C.Fixable ? "[fix] " : "",
@@ -447,9 +503,13 @@ void warnAboutOptions(const std::vector<std::string> &Inputs) {
     errs() << "torchlint: warning: --verify does nothing without --fix\n";
   if (Worker)
     return;
-  if (Config.empty())
+  if (Config.empty()) {
     for (const std::string &W : torchlint::unknownChecksInConfigFiles(Inputs))
       errs() << "torchlint: warning: " << W << "\n";
+    if (auto P = makeOptionsProvider())
+      for (const std::string &W : torchlint::configsDisablingEveryTorchCheck(*P, Inputs))
+        errs() << "torchlint: warning: " << W << "\n";
+  }
   else if (auto P = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config")); P && P->Checks)
     for (const std::string &N : torchlint::unknownCheckNames(*P->Checks))
       errs() << "torchlint: warning: unknown check '" << N << "' in --config; see --list-checks\n";
@@ -477,7 +537,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   torchlint::RunResult &R = Run.R;
   // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
   if (!Run.Inputs.empty() && !Run.DB)
-    Run.DB = makeDatabase(std::move(Run.Fixed), R);
+    Run.DB = makeDatabase(std::move(Run.Fixed), Run.Inputs, R);
   std::optional<torchlint::ResultCache> Cache;
   if (!NoCache && !NoAccel)
     Cache.emplace(cacheRoot());
@@ -686,7 +746,7 @@ void applyFixIts(Run &Run) {
     R.Errors.push_back("--fix: " + E);
   if (Verify && !FR.FilesChanged.empty()) {
     if (!Run.DB)
-      Run.DB = makeDatabase(std::move(Run.Fixed), R);
+      Run.DB = makeDatabase(std::move(Run.Fixed), Run.Inputs, R);
     if (Run.DB) {
       torchlint::VerifyReport VR = torchlint::verifyFixes(FR, Run.Inputs, *Run.DB);
       for (const std::string &W : VR.Restored)
@@ -809,7 +869,7 @@ int main(int argc, const char **argv) {
   // longer exists is left out, with a note).
   std::vector<std::string> Named(Files.begin(), Files.end());
   if (ProjectMode && !Worker) {
-    Run.DB = makeDatabase(nullptr, Run.R);
+    Run.DB = makeDatabase(nullptr, Named, Run.R);
     if (!Run.DB) {
       torchlint::RunResult &R = Run.R;
       for (const std::string &E : R.Errors)
@@ -843,6 +903,11 @@ int main(int argc, const char **argv) {
     Run.Inputs = torchlint::checkInputs(Named, {BuildPath.getValue(), Run.Fixed != nullptr}, Run.R);
   }
   warnAboutOptions(Run.Inputs);
+  if (!Worker && !Quiet)
+    for (const std::string &F : Run.Inputs)
+      if (torchlint::isCudaSource(F))
+        errs() << "torchlint: '" << F << "': CUDA source analysed as host code (no CUDA toolkit needed); its device "
+                  "code (__global__ and __device__ functions) is not analysed\n";
   if (Fix && !Worker)
     for (const std::string &F : Run.Inputs)
       Run.Seen.recordFromDisk(F);
