@@ -1,0 +1,16 @@
+// torch-host-convert-then-copy: TODO one paragraph: what the check finds, why it costs time on the GPU, and what the
+// fix is. docs/checks/torch-host-convert-then-copy.md
+#pragma once
+#include "checkbase/TorchCheck.h"
+
+namespace torchlint {
+
+/// torch-host-convert-then-copy: TODO the code pattern matched, in one sentence.
+class HostConvertThenCopyCheck : public TorchCheck {
+public:
+  using TorchCheck::TorchCheck;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace torchlint
