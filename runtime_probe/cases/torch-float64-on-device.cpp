@@ -1,6 +1,5 @@
-// torch-float64-on-device: TODO a realistic training step with the anti-pattern (Before) against the same step
-// written as the check advises (After). The probe counts syncs and allocations per step from
-// libtorch's dispatcher and times both variants; the outputs must agree within the tolerance.
+// torch-float64-on-device: an MLP regression step with the model converted to float64 and the
+// inputs converted to double on every step (before) against the same step in float32 (after).
 #include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
@@ -11,46 +10,55 @@ struct Common : probe::Variant {
   torch::nn::Sequential net;
   std::unique_ptr<torch::optim::SGD> opt;
   torch::Tensor x, y, loss;
+  int steps_per_call = 1;
 
   explicit Common(const probe::Ctx &c) : ctx(c) {
     int64_t B = c.size(256, 64, 8), D = c.size(1024, 256, 32);
-    net = torch::nn::Sequential(torch::nn::Linear(D, D), torch::nn::ReLU(), torch::nn::Linear(D, 10));
+    net = torch::nn::Sequential(torch::nn::Linear(D, D), torch::nn::ReLU(), torch::nn::Linear(D, 1));
     net->to(c.device);
-    opt = std::make_unique<torch::optim::SGD>(net->parameters(), torch::optim::SGDOptions(0.01));
     x = probe::randn({B, D}, c, 1);
-    y = probe::randint(0, 10, {B}, c, 2);
+    y = probe::randn({B, 1}, c, 2);
   }
   probe::Outputs outputs() override {
-    probe::Outputs o{{"loss", loss.detach()}};
-    probe::addParameters(o, *net, "net.");
+    probe::Outputs o{{"loss", loss.detach().to(torch::kFloat)}};
+    for (auto &p : net->named_parameters())
+      o.push_back({"net." + p.key(), p.value().detach().to(torch::kFloat)});
     return o;
   }
 };
 
 struct Before : Common {
-  using Common::Common;
+  explicit Before(const probe::Ctx &c) : Common(c) {
+    net->to(torch::kDouble); // the whole model in float64
+    opt = std::make_unique<torch::optim::SGD>(net->parameters(), torch::optim::SGDOptions(0.01));
+  }
   void step() override {
-    // TODO: the anti-pattern, which torch-float64-on-device must report here (probe_cases_lint checks it).
-    loss = torch::nn::functional::cross_entropy(net->forward(x), y);
-    opt->zero_grad();
-    loss.backward();
-    opt->step();
+    for (int s = 0; s < steps_per_call; ++s) {
+      auto xd = x.to(torch::kDouble);
+      loss = torch::mse_loss(net->forward(xd), y.to(torch::kDouble));
+      opt->zero_grad();
+      loss.backward();
+      opt->step();
+    }
   }
 };
 
 struct After : Common {
-  using Common::Common;
+  explicit After(const probe::Ctx &c) : Common(c) {
+    opt = std::make_unique<torch::optim::SGD>(net->parameters(), torch::optim::SGDOptions(0.01));
+  }
   void step() override {
-    // TODO: the same step as the check advises; must be quiet.
-    loss = torch::nn::functional::cross_entropy(net->forward(x), y);
-    opt->zero_grad();
-    loss.backward();
-    opt->step();
+    for (int s = 0; s < steps_per_call; ++s) {
+      loss = torch::mse_loss(net->forward(x), y);
+      opt->zero_grad();
+      loss.backward();
+      opt->step();
+    }
   }
 };
 
 } // namespace
 
-PROBE_CASE("torch-float64-on-device", "float64-on-device",
-           "TODO: MLP step; before: ...; after: ...",
-           Before, After, (probe::Tolerance{0, 0, "bitwise: same computation"}));
+PROBE_CASE("torch-float64-on-device", "mlp-float64",
+           "MLP regression step; before: model->to(kDouble) and inputs .to(kDouble) every step; after: float32",
+           Before, After, (probe::Tolerance{1e-3, 1e-4, "float32 against float64 arithmetic"}));
