@@ -136,7 +136,7 @@ Use classifyList(const VarDecl *List, const HotCodeAnalysis &H, ASTContext &Ctx)
     }
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
       if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
-          MD && MD->getDeclName().isIdentifier() && llvm::is_contained({"size", "empty", "begin", "end"}, MD->getName()))
+          MD && MD->getDeclName().isIdentifier() && llvm::is_contained({"size", "empty", "begin", "end", "find", "contains"}, MD->getName()))
         continue;
       return Use::Escapes;
     }

@@ -11,7 +11,7 @@ int main() {
   std::vector<double> rows(64 * 512, 0.5);
   for (int step = 0; step < 100; ++step) {
     auto x = torch::from_blob(rows.data(), {64, 512}, torch::kDouble).to(device);
-    // CHECK-MESSAGES: :[[@LINE-1]]:72: warning: a float64 tensor is copied to the device in a program that runs on CUDA [torch-float64-on-device]
+    // CHECK-MESSAGES: :[[@LINE-1]]:71: warning: a float64 tensor is copied to the device in a program that runs on CUDA [torch-float64-on-device]
     auto noise = torch::randn({64, 512}, torch::dtype(torch::kFloat64).device(device));
     // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: float64 tensor created on the device [torch-float64-on-device]
     auto loss = torch::matmul(x + noise, w).pow(2).mean();

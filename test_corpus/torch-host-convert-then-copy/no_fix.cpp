@@ -23,9 +23,9 @@ int main() {
     auto b = f.to(device);
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the uint8 tensor is converted to float32 on the host and then copied to the device (the conversion is in the value of 'f') [torch-host-convert-then-copy]
     auto c = (torch::from_blob(audio.data(), {1, 784}, torch::kShort).to(torch::kFloat) / 32768.0).to(device);
-    // CHECK-MESSAGES: :[[@LINE-1]]:101: warning: the int16 tensor is converted to float32 on the host and then copied to the device: 2 times the bytes [torch-host-convert-then-copy]
+    // CHECK-MESSAGES: :[[@LINE-1]]:100: warning: the int16 tensor is converted to float32 on the host and then copied to the device: 2 times the bytes [torch-host-convert-then-copy]
     auto d = torch::from_blob(pixels.data(), {1, 784}, torch::kByte).to(torch::kFloat).to(device, /*non_blocking=*/true);
-    // CHECK-MESSAGES: :[[@LINE-1]]:89: warning: the uint8 tensor is converted to float32 on the host [torch-host-convert-then-copy]
+    // CHECK-MESSAGES: :[[@LINE-1]]:88: warning: the uint8 tensor is converted to float32 on the host [torch-host-convert-then-copy]
     auto loss = model->forward(a.view({1, 784}) + b + c + d).sum();
     opt.zero_grad();
     loss.backward();
