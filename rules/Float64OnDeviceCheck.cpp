@@ -123,7 +123,12 @@ void Float64OnDeviceCheck::check(const MatchFinder::MatchResult &Result) {
              Hot);
     else
       report(Loc,
-             std::string("tensor converted to float64 on the device: ") + Why +
+             std::string(M->getName() == "to" && deviceArgumentOfTo(Call) ? "tensor moved to the device as float64: "
+                         : deviceOf(Obj, Ctx) == DeviceKind::Accelerator
+                             ? "tensor converted to float64 on the device: "
+                             : "tensor converted to float64 in a program that runs on CUDA (it is not known to be on "
+                               "the host): ") +
+                 Why +
                  "; compute in float32, and convert to double on the host only what needs it (metrics, "
                  "accumulators)",
              Hot);

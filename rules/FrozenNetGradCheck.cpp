@@ -161,7 +161,10 @@ Use classifyList(const VarDecl *List, const HotCodeAnalysis &H, ASTContext &Ctx)
 }
 
 /// What a use of the module does with it.
-Use classify(const Expr *U, const HotCodeAnalysis &H, ASTContext &Ctx) {
+Use classify(const Expr *U, const HotCodeAnalysis &H, ASTContext &Ctx,
+             const llvm::SmallPtrSetImpl<const Expr *> *Exempt = nullptr) {
+  if (Exempt && Exempt->count(U))
+    return Use::Harmless; // the argument that passes it to the parameter being followed
   const Stmt *Cur = U;
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     const Stmt *P = H.parentOf(Cur);
@@ -429,7 +432,7 @@ void FrozenNetGradCheck::check(const MatchFinder::MatchResult &Result) {
   if (!M)
     return;
   const ValueDecl *D = namedDecl(M);
-  if (!D || isa<ParmVarDecl>(D))
+  if (!D)
     return;
   if (!moduleImplOf(D->getType()) && !isJitModuleType(D->getType()))
     return;
@@ -476,17 +479,51 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
       continue;
     auto It = Frozen.find(Cand.Module);
     if (It == Frozen.end()) {
-      bool Unused = true;
-      std::vector<const Stmt *> Scopes = scopesOf(Cand.Module, C);
-      if (Scopes.empty())
-        Unused = false;
-      for (const Stmt *Body : Scopes) {
-        std::vector<const Expr *> Uses;
-        collectUses(Body, Cand.Module, Uses);
-        for (const Expr *U : Uses)
-          if (classify(U, H, C) != Use::Harmless)
-            Unused = false;
-      }
+      // Its parameters go nowhere when every use of it is harmless; for a parameter of the
+      // function (`train(torch::jit::Module net, ...)`), also every use of what each call passes.
+      auto AllHarmless = [&](const ValueDecl *D, const llvm::SmallPtrSetImpl<const Expr *> *Exempt) {
+        std::vector<const Stmt *> Scopes = scopesOf(D, C);
+        if (Scopes.empty())
+          return false;
+        for (const Stmt *Body : Scopes) {
+          std::vector<const Expr *> Uses;
+          collectUses(Body, D, Uses);
+          for (const Expr *U : Uses)
+            if (classify(U, H, C, Exempt) != Use::Harmless)
+              return false;
+        }
+        return true;
+      };
+      bool Unused = AllHarmless(Cand.Module, nullptr);
+      if (Unused)
+        if (const auto *PV = dyn_cast<ParmVarDecl>(Cand.Module)) {
+          auto Args = H.argumentsAtEveryCall(PV);
+          Unused = Args && !Args->empty();
+          for (const Expr *A : Args ? *Args : std::vector<const Expr *>()) {
+            const ValueDecl *Passed = namedDecl(A);
+            if (!Passed || isa<ParmVarDecl>(Passed) ||
+                (!moduleImplOf(Passed->getType()) && !isJitModuleType(Passed->getType()))) {
+              Unused = false;
+              break;
+            }
+            if (const auto *FD = dyn_cast<FieldDecl>(Passed))
+              if (const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent()); !RD || isModuleOrDerived(RD)) {
+                Unused = false;
+                break;
+              }
+            llvm::SmallPtrSet<const Expr *, 4> Exempt;
+            for (const Expr *B : *Args) {
+              const Expr *E = stripCopies(B)->IgnoreParenImpCasts(); // a copy into a by-value parameter
+              if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E); Ctor && Ctor->getNumArgs() == 1)
+                E = stripCopies(Ctor->getArg(0))->IgnoreParenImpCasts();
+              Exempt.insert(E);
+            }
+            if (!AllHarmless(Passed, &Exempt)) {
+              Unused = false;
+              break;
+            }
+          }
+        }
       It = Frozen.insert({Cand.Module, Unused}).first;
     }
     if (!It->second)
