@@ -8,6 +8,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
+#include <optional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -497,10 +498,26 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
       bool Unused = AllHarmless(Cand.Module, nullptr);
       if (Unused)
         if (const auto *PV = dyn_cast<ParmVarDecl>(Cand.Module)) {
-          auto Args = H.argumentsAtEveryCall(PV);
+          // The argument at every call of its function in this TU (the function never named
+          // otherwise; a by-value parameter written in the function is judged with its uses).
+          std::optional<std::vector<const Expr *>> Args;
+          const auto *Fn = dyn_cast<FunctionDecl>(PV->getDeclContext());
+          if (Fn && !H.referencedOtherThanCalled(Fn)) {
+            Args.emplace();
+            unsigned Idx = PV->getFunctionScopeIndex();
+            for (const Expr *CallE : H.callsOf(Fn)) {
+              const auto *CE = dyn_cast<CallExpr>(CallE);
+              unsigned Off = isa<CXXOperatorCallExpr>(CallE) ? 1 : 0;
+              if (!CE || Idx + Off >= CE->getNumArgs() || isa<CXXDefaultArgExpr>(CE->getArg(Idx + Off))) {
+                Args.reset();
+                break;
+              }
+              Args->push_back(CE->getArg(Idx + Off));
+            }
+          }
           Unused = Args && !Args->empty();
           for (const Expr *A : Args ? *Args : std::vector<const Expr *>()) {
-            const ValueDecl *Passed = namedDecl(A);
+            const ValueDecl *Passed = namedDecl(stripCopies(A)); // through the copy into the parameter
             if (!Passed || isa<ParmVarDecl>(Passed) ||
                 (!moduleImplOf(Passed->getType()) && !isJitModuleType(Passed->getType()))) {
               Unused = false;
