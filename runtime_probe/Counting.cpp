@@ -47,8 +47,10 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
         ++K.top_level_ops;
       else
         tStack.back().had_child = true;
-      if (C.transfer) // top-level calls only (SyncOps.h): the _to_copy inside a to() is the same copy
+      if (C.transfer) { // top-level calls only (SyncOps.h): the _to_copy inside a to() is the same copy
         ++K.copies;
+        K.copy_bytes += C.bytes;
+      }
     }
     tStack.push_back(Frame{});
   }
