@@ -122,6 +122,16 @@ def split_unbuilt(misses, known_checks):
     return [m for m in misses if m["check"] in known_checks], [m for m in misses if m["check"] not in known_checks]
 
 
+def previous_result(path, name):
+    """A repository's findings as an earlier report (docs/accuracy.json) recorded them."""
+    with open(path) as f:
+        prev = json.load(f)
+    keep = ("repo", "file", "line", "column", "check", "message")
+    findings = [{k: x[k] for k in keep if k in x} for x in prev.get("findings", []) if x["repo"] == name]
+    return {"files": [], "findings": findings, "errors": prev.get("errors", {}).get(name, []), "wall_s": 0.0,
+            "mode": prev.get("mode", "flags"), "previous": os.path.basename(path)}
+
+
 def known_checks(torchlint):
     try:
         p = subprocess.run([torchlint, "--list-checks"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
@@ -355,7 +365,7 @@ def write_report(manifest, results, judged, missed, rows, total_wall, pch_builds
         "flags": "the harness's flags after `--`, the audited files only",
     }.get(mode, mode)))
     L.append("## Per project\n")
-    L.append("Targets (issue 23): precision >= 95%% and recall >= 90%% on every project with more than 20 findings.\n")
+    L.append("Targets (issue 23): precision >= 95% and recall >= 90% on every project with more than 20 findings.\n")
     L.append("| set | repository | findings | TP | FP | debatable | unjudged | precision | judged misses | recall |")
     L.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     pp = per_project(manifest, judged, missed)
@@ -385,11 +395,18 @@ def write_report(manifest, results, judged, missed, rows, total_wall, pch_builds
         res = results[repo["name"]]
         bad = files_with_input_errors(res)
         nbad += len(bad)
+        if res.get("previous"):
+            L.append("| %s (`%s`) | `%s` | %s | earlier run | %d | %d | earlier run (%s mode, %s) |" % (repo["name"], repo["source"],
+                     repo["commit"][:10], repo["kind"], len(res["findings"]), len(bad), res["mode"], res["previous"]))
+            continue
         L.append("| %s (`%s`) | `%s` | %s | %d | %d | %d | %.0f |" % (repo["name"], repo["source"], repo["commit"][:10], repo["kind"],
                  len(res["files"]), len(res["findings"]), len(bad), res["wall_s"]))
     L.append("")
+    runs = [r for k, r in results.items() if k != "_jobs" and not r.get("previous")]
+    if any("pch_built" in r for r in runs):
+        pch_builds = sum(r.get("pch_built", 0) for r in runs)
     L.append("Audit: %d translation units in %.0f s wall (-j%d, cold cache: every result computed), %d precompiled libtorch "
-             "header(s) built; %d file(s) with an input error.\n" % (sum(len(r["files"]) for k, r in results.items() if k != "_jobs"), total_wall,
+             "header(s) built; %d file(s) with an input error.\n" % (sum(len(r["files"]) for r in runs), total_wall,
              results["_jobs"], pch_builds, nbad))
     if nbad:
         L.append("### Input errors\n")
@@ -505,6 +522,9 @@ def main():
     ap.add_argument("--out", default=None, help="the report (default docs/accuracy.md; docs/accuracy-newcomer.md for --mode newcomer)")
     ap.add_argument("--reuse", action="store_true",
                     help="compare the results of the previous run (in --workdir) with the verdicts again, without running torchlint")
+    ap.add_argument("--previous", metavar="JSON",
+                    help="with --reuse: a repository with no results in --workdir takes its findings from this earlier "
+                         "report (docs/accuracy.json), marked so in the report, instead of being run")
     a = ap.parse_args()
     if not os.access(a.torchlint, os.X_OK):
         raise SystemExit("run.py: no torchlint at %s (build it, or pass --torchlint)" % a.torchlint)
@@ -535,11 +555,17 @@ def main():
         if a.reuse and os.path.exists(saved):
             with open(saved) as f:
                 res = json.load(f)
+        elif a.reuse and a.previous and a.mode != "newcomer":
+            res = previous_result(a.previous, repo["name"])
         elif a.mode == "newcomer":
             shutil.rmtree(cache, ignore_errors=True)
             res = run_newcomer(repo, os.path.abspath(a.torchlint), dest, cache)
         else:
+            n0 = count_pch(cache)
             res = run_repo(repo, os.path.abspath(a.torchlint), dest, cache, a.jobs, a.mode, a.workdir)
+            res["pch_built"] = count_pch(cache) - n0
+            with open(result_path(dest, a.mode), "w") as f:
+                json.dump(res, f)
         results[repo["name"]] = res
         findings += res["findings"]
         if a.mode == "newcomer":
