@@ -517,6 +517,8 @@ def main():
     ap.add_argument("--workdir", default=os.environ.get("TORCHLINT_ACCURACY_DIR", "/tmp/torchlint-accuracy"))
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--only", help="comma-separated repository names")
+    ap.add_argument("--cache-dir", help="torchlint's cache (default <workdir>/.cache; emptied first unless --reuse): one per "
+                    "concurrent run of this script")
     ap.add_argument("--set", help="only the repositories of this set (repos.json's \"set\", e.g. unseen-2)")
     ap.add_argument("--mode", choices=("project", "flags", "newcomer"), default="project")
     ap.add_argument("--out", default=None, help="the report (default docs/accuracy.md; docs/accuracy-newcomer.md for --mode newcomer)")
@@ -544,7 +546,7 @@ def main():
     misses = [m for m in misses if m["repo"] in names]
     misses, unbuilt = split_unbuilt(misses, known_checks(os.path.abspath(a.torchlint)))
     os.makedirs(a.workdir, exist_ok=True)
-    cache = os.path.join(a.workdir, ".cache")
+    cache = a.cache_dir or os.path.join(a.workdir, ".cache")
     if not a.reuse:
         shutil.rmtree(cache, ignore_errors=True)  # cold: every PCH and result computed in this run
     results, findings = {"_jobs": a.jobs}, []
