@@ -203,6 +203,9 @@ def flags_for(repo, dest):
     flags = ["-x", "c++"]
     if repo.get("torch", 1) == 2:
         t2 = os.path.join(ROOT, ".deps", "libtorch-2", "include")
+        if not os.path.isdir(t2):
+            raise SystemExit("run.py: %s needs the libtorch 2.x headers at %s (cmake fetches them into .deps/ of the "
+                             "checkout; in a worktree, link .deps to the main checkout's)" % (repo["name"], t2))
         flags += ["-std=c++20", "-isystem", t2, "-isystem", os.path.join(t2, "torch", "csrc", "api", "include")]
     else:
         flags += ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include"]  # Debian's libtorch-dev
@@ -524,6 +527,8 @@ def main():
     ap.add_argument("--out", default=None, help="the report (default docs/accuracy.md; docs/accuracy-newcomer.md for --mode newcomer)")
     ap.add_argument("--reuse", action="store_true",
                     help="compare the results of the previous run (in --workdir) with the verdicts again, without running torchlint")
+    ap.add_argument("--keep-cache", action="store_true",
+                    help="do not empty the cache first (a PCH built by an earlier run is reused: timings are not cold)")
     ap.add_argument("--previous", metavar="JSON",
                     help="with --reuse: a repository with no results in --workdir takes its findings from this earlier "
                          "report (docs/accuracy.json), marked so in the report, instead of being run")
@@ -547,7 +552,7 @@ def main():
     misses, unbuilt = split_unbuilt(misses, known_checks(os.path.abspath(a.torchlint)))
     os.makedirs(a.workdir, exist_ok=True)
     cache = a.cache_dir or os.path.join(a.workdir, ".cache")
-    if not a.reuse:
+    if not a.reuse and not a.keep_cache:
         shutil.rmtree(cache, ignore_errors=True)  # cold: every PCH and result computed in this run
     results, findings = {"_jobs": a.jobs}, []
     t0 = time.time()
