@@ -7,9 +7,7 @@
 
 struct ImageSet {
   explicit ImageSet(const std::string &dir);
-  torch::Tensor images_; // [N, H, W, 3], float, on the host (see dataset.cpp)
+  torch::Tensor images_;   // [N, H, W, 3], float, on the host (see dataset.cpp)
+  torch::Tensor rendered_; // [N, H, W, 3], renders saved earlier, on the host
   int64_t count() const { return images_.size(0); }
 };
-
-// Runs the net on the device and returns the prediction on the host.
-torch::Tensor renderOnHost(torch::nn::Linear &net, const torch::Tensor &image);
