@@ -591,6 +591,11 @@ def main():
     judged, missed = match(findings, verdicts, misses)
     rows = per_check(judged, missed)
     cmd = "python3 tools/accuracy/run.py --torchlint build/bin/torchlint --mirror <fetch mirrors> -j %d --mode %s" % (a.jobs, a.mode)
+    if a.reuse and a.previous:
+        cmd = ("# each repository alone (in the background, under nice), then the report from the saved results:\n"
+               "python3 tools/accuracy/run.py --torchlint build/bin/torchlint --mirror <fetch mirrors> -j %d --mode %s --only NAME\n"
+               "python3 tools/accuracy/run.py --torchlint build/bin/torchlint --mode %s --reuse --previous docs/accuracy.json"
+               % (a.jobs, a.mode, a.mode))
     write_report(manifest, results, judged, missed, rows, total, count_pch(cache), cmd, out,
                  os.path.splitext(out)[0] + ".json", a.mode, unbuilt)
     for n, r in per_project(manifest, judged, missed).items():
