@@ -1,7 +1,7 @@
 // torch-create-then-move, pending: a random factory followed by a view (squeeze, unsqueeze, reshape)
 // and then .to(device) draws on the CPU and copies, exactly like rand(...).to(device). Seen in an RL
-// rollout loop: `(torch::rand({n, k}).squeeze(0).to(device) * 2) - 1` for exploratory actions. The
-// same shape with torch::zeros is found today; with rand/randn it is not.
+// rollout loop: `(torch::rand({n, k}).squeeze(0).to(device) * 2) - 1` for exploratory actions. Today
+// only the factory moved directly (`torch::rand(...).to(device)`) is found.
 #include <torch/torch.h>
 #include <random>
 
@@ -23,8 +23,8 @@ int main() {
     auto noise = torch::randn({4, 2}).unsqueeze(0).to(device);
     // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: torch::randn(...).to(...) creates the tensor on the CPU [torch-create-then-move]
     auto fine = torch::rand({4, 2}, device).squeeze(0); // drawn on the device: no finding
-    auto zeros = torch::zeros({4, 2}).squeeze(0).to(device);
-    // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: torch::zeros(...).to(...) creates the tensor on the CPU [torch-create-then-move]
-    (action + noise + fine + zeros).sum().backward();
+    auto plain = torch::rand({4, 2}).to(device) * 2; // found today: the positive control
+    // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: torch::rand(...).to(...) creates the tensor on the CPU [torch-create-then-move]
+    (action + noise + fine + plain).sum().backward();
   }
 }
