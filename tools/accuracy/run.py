@@ -414,9 +414,12 @@ def write_report(manifest, results, judged, missed, rows, total_wall, pch_builds
     runs = [r for k, r in results.items() if k != "_jobs" and not r.get("previous")]
     if any("pch_built" in r for r in runs):
         pch_builds = sum(r.get("pch_built", 0) for r in runs)
-    L.append("Audit: %d translation units in %.0f s wall (-j%d, cold cache: every result computed), %d precompiled libtorch "
+    cold = "cold cache: every result computed" if not any(r.get("kept_cache") for r in runs) else \
+        "every result computed; a PCH built by an earlier run was reused for %s" % ", ".join(
+            k for k, r in results.items() if k != "_jobs" and r.get("kept_cache"))
+    L.append("Audit: %d translation units in %.0f s wall (-j%d, %s), %d precompiled libtorch "
              "header(s) built; %d file(s) with an input error.\n" % (sum(len(r["files"]) for r in runs), total_wall,
-             results["_jobs"], pch_builds, nbad))
+             results["_jobs"], cold, pch_builds, nbad))
     if nbad:
         L.append("### Input errors\n")
         for repo in manifest["repos"]:
@@ -581,6 +584,7 @@ def main():
             n0 = count_pch(cache)
             res = run_repo(repo, os.path.abspath(a.torchlint), dest, cache, a.jobs, a.mode, a.workdir)
             res["pch_built"] = count_pch(cache) - n0
+            res["kept_cache"] = bool(a.keep_cache)
             with open(result_path(dest, a.mode), "w") as f:
                 json.dump(res, f)
         results[repo["name"]] = res
