@@ -22,6 +22,9 @@ private:
   /// bias resolves to true, with a fix where one edit suffices.
   void checkPair(const clang::Expr *Conv, int Dims, llvm::StringRef How, const clang::Expr *BN, clang::ASTContext &Ctx,
                  const clang::Expr *ReportAt = nullptr);
+  /// The TU is an inference-only program: it never trains (no backward(), optimizer, Module::train(),
+  /// autograd::grad()) and shows inference (Module::eval(), torch::load of weights). Quiet there.
+  static bool inferenceOnlyProgram(clang::ASTContext &Ctx);
   /// Constructions reported in this TU (a conv used in several places is reported once).
   llvm::DenseSet<unsigned> Reported;
 };

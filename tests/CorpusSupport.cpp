@@ -296,7 +296,9 @@ std::vector<Case> discoverCases(const std::string &CorpusDir) {
       continue;
     for (const auto &F : fs::directory_iterator(Dir.path())) {
       std::string P = F.path().string();
-      if (F.path().extension() != ".cpp" || llvm::StringRef(P).ends_with(".fixed.cpp"))
+      // .cu: CUDA glue code, which the CLI parses as CUDA host code (cli/CudaHost.h).
+      if ((F.path().extension() != ".cpp" && F.path().extension() != ".cu") ||
+          llvm::StringRef(P).ends_with(".fixed.cpp"))
         continue;
       Out.push_back(parseCase(fs::absolute(P).lexically_normal().string(), Dir.path().filename().string()));
     }

@@ -78,6 +78,25 @@ std::set<std::string> selectedCasePaths(int Version, const char *Suite) {
   return Out;
 }
 
+/// `torchlint --print-cuda-host-flags` (its header written under the build folder), split.
+std::vector<std::string> cudaHostFlags(std::string &Error) {
+  static std::mutex M;
+  static std::vector<std::string> Flags;
+  static std::string Err;
+  std::lock_guard<std::mutex> L(M);
+  if (Flags.empty() && Err.empty()) {
+    CommandResult R = runCommand(
+        {TORCHLINT_CLI, "--print-cuda-host-flags", "--cache-dir=" + std::string(TORCHLINT_BINARY_DIR) + "/corpus-cuda"});
+    std::istringstream In(R.Stdout);
+    for (std::string W; In >> W;)
+      Flags.push_back(W);
+    if (R.ExitCode != 0 || Flags.empty())
+      Err = "torchlint --print-cuda-host-flags failed (exit " + std::to_string(R.ExitCode) + "): " + R.Stderr;
+  }
+  Error = Err;
+  return Flags;
+}
+
 /// Batch results per (front end, version): file -> findings.
 struct Batch {
   std::map<std::string, std::vector<Diag>> ByFile;
@@ -135,17 +154,21 @@ private:
       return It->second;
     Batch &B = Batches[Key];
     std::set<std::string> Sel = selectedCasePaths(Version, "Corpus");
-    std::map<std::string, std::vector<const Case *>> Groups; // by --config
+    // By --config, and .cu cases apart: the CLI is given the C++ flags (as a compile database
+    // would give them) and rewrites them itself; clang-tidy is given the CLI's
+    // --print-cuda-host-flags in their place (what a plugin user does).
+    std::map<std::pair<std::string, bool>, std::vector<const Case *>> Groups;
     for (const Case &C : allCases())
       if (Sel.count(C.Path) && std::count(C.Versions.begin(), C.Versions.end(), Version))
-        Groups[C.Config].push_back(&C);
+        Groups[{C.Config, fs::path(C.Path).extension() == ".cu"}].push_back(&C);
     std::string PchErr;
     const std::string &P = pch(Version, PchErr);
     if (!PchErr.empty()) {
       B.Error = PchErr;
       return B;
     }
-    for (auto &[Config, Cases] : Groups) {
+    for (auto &[Key, Cases] : Groups) {
+      const auto &[Config, Cuda] = Key;
       // Two processes, one per core.
       std::vector<std::vector<const Case *>> Halves(2);
       for (size_t I = 0; I < Cases.size(); ++I)
@@ -167,10 +190,23 @@ private:
         for (const Case *C : H)
           Args.push_back(C->Path);
         Args.push_back("--");
-        for (const std::string &F : versionFlags(Version))
-          Args.push_back(F);
-        Args.push_back("-include-pch");
-        Args.push_back(P);
+        if (Cuda && !Cli) {
+          std::string CudaErr;
+          std::vector<std::string> Host = cudaHostFlags(CudaErr);
+          if (!CudaErr.empty()) {
+            B.Error += CudaErr;
+            continue;
+          }
+          Args.insert(Args.end(), Host.begin(), Host.end());
+          for (const std::string &F : versionFlags(Version))
+            if (F != "-x" && F != "c++")
+              Args.push_back(F);
+        } else {
+          for (const std::string &F : versionFlags(Version))
+            Args.push_back(F);
+          Args.push_back("-include-pch");
+          Args.push_back(P);
+        }
         Futures.push_back(std::async(std::launch::async, [Args] { return runCommand(Args); }));
       }
       for (auto &F : Futures) {

@@ -666,3 +666,161 @@ TEST(Pch, SharedAcrossUnrelatedIncludeFolders) {
   EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -I unrelated2 -I shadow"));
   EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -DTORCH_API_INCLUDE_EXTENSION_H"));
 }
+
+// ---- a newcomer's first run (issue 24) ---------------------------------------------------------
+
+namespace {
+
+/// torchlint with the environment Env (shell assignments) and only the libtorch it names: no
+/// Torch_DIR or CMAKE_PREFIX_PATH from the calling environment.
+Result torchlintWithEnv(const Scratch &S, const std::string &Env, const std::string &Args) {
+  return S.sh("exec env -u Torch_DIR -u CMAKE_PREFIX_PATH " + Env + " '" + TORCHLINT_BIN + "' " + Args);
+}
+
+/// A fake libtorch install under S at Rel: the stub as torch/torch.h, torch/version.h of Major.
+std::string fakeLibtorch(const Scratch &S, const std::string &Rel, int Major) {
+  S.write(Rel + "/include/torch/csrc/api/include/torch/torch.h", readFile(TORCHLINT_MINI_TORCH));
+  S.write(Rel + "/include/torch/csrc/api/include/torch/version.h",
+          "#pragma once\n#define TORCH_VERSION_MAJOR " + std::to_string(Major) + "\n#define TORCH_VERSION_MINOR " +
+              (Major == 1 ? "13" : "15") + "\n");
+  return S.path(Rel);
+}
+
+// A training step whose helper header (in the project's inc/, added by CMake) needs C++20.
+const char Cxx20Loop[] = R"cpp(#include <torch/torch.h>
+#include "proj/steps.h"
+int main() {
+  float total = 0;
+  for (int i = 0; i < 10; ++i) {
+    auto x = proj::step(torch::ones({4}).cuda());
+    total += x.sum().item<float>();
+  }
+  return total > 0;
+}
+)cpp";
+const char Cxx20Header[] = R"cpp(#pragma once
+namespace proj {
+template <class T> concept TensorLike = requires(T t) { t.sum(); };
+template <TensorLike T> T step(T t) { return t; }
+} // namespace proj
+)cpp";
+
+} // namespace
+
+// A .clang-tidy written for clang-tidy (CLion's style) leaves torchlint's default set on; one that
+// switches every torch check off is obeyed, and said.
+TEST(FirstRun, ClangTidyFileForClangTidy) {
+  Scratch S;
+  S.write("a.cpp", TrainLoop);
+  S.write(".clang-tidy", "Checks: '-*,bugprone-*,modernize-use-nullptr'\n");
+  Result R = S.torchlint("--no-cache a.cpp -- " + S.flags());
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("torchlint: warning")) << R.all();
+  S.write(".clang-tidy", "Checks: '-*,bugprone-*,-torch-*'\n");
+  Result Off = S.torchlint("--no-cache a.cpp -- " + S.flags());
+  EXPECT_EQ(0, Off.RC) << Off.all();
+  EXPECT_EQ(0u, Off.linesWith("[torch-"));
+  EXPECT_EQ(1u, Off.linesWith("torchlint: warning: " + S.path(".clang-tidy") + " disables every torch check")) << Off.all();
+}
+
+// No -p: a build folder's compile_commands.json that lists the file is used (said on stderr), by
+// every -j worker.
+TEST(FirstRun, CompileDatabaseInABuildFolder) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  std::string Root = llvm::StringRef(S.path("")).rtrim('/').str();
+  std::string Json = "[";
+  for (const char *F : {"src/a.cpp", "src/b.cpp"}) {
+    S.write(F, TrainLoop);
+    Json += std::string(Json.size() > 1 ? "," : "") + "{\"directory\": \"" + Root +
+            "\", \"command\": \"clang++ " + S.flags() + " -c " + F + "\", \"file\": \"" + F + "\"}";
+  }
+  S.write("build-release/compile_commands.json", Json + "]");
+  for (const char *J : {"-j1", "-j2"}) {
+    Result R = S.torchlint(std::string(J) + " --no-cache src/a.cpp src/b.cpp");
+    EXPECT_EQ(1, R.RC) << J << "\n" << R.all();
+    EXPECT_EQ(2u, R.linesWith("[torch-sync-item]")) << J << "\n" << R.all();
+    EXPECT_EQ(1u, R.linesWith("torchlint: compile database: " + S.path("build-release/compile_commands.json") +
+                              " (in build-release/ below " + Root + ";"))
+        << J << "\n" << R.all();
+  }
+}
+
+// No database at all: the standard and the include folder come from CMakeLists.txt; the file and
+// its C++20 header parse, and the one line on stderr says where each flag came from.
+TEST(FirstRun, FlagsGuessedFromCMake) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  S.write("CMakeLists.txt", "project(p CXX)\nset(CMAKE_CXX_STANDARD 20)\nadd_executable(t src/train.cpp)\n"
+                            "target_include_directories(t PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/inc)\n");
+  S.write("inc/proj/steps.h", Cxx20Header);
+  S.write("src/train.cpp", Cxx20Loop);
+  std::string Lt = fakeLibtorch(S, "lt", 2);
+  Result R = torchlintWithEnv(S, "LIBTORCH=" + Lt, "--no-cache src/train.cpp");
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("flags guessed: -std=c++20 (CMakeLists.txt:2 (CMAKE_CXX_STANDARD 20)); 1 include folder "
+                            "from CMakeLists.txt;"))
+      << R.all();
+  EXPECT_EQ(1u, R.linesWith("libtorch 2.15 at " + Lt)) << R.all();
+  // Without the standard, C++17 (as libtorch 2.x before 2.10 asks): the header does not parse.
+  S.write("CMakeLists.txt", "include_directories(inc)\n");
+  Result Old = torchlintWithEnv(S, "LIBTORCH=" + Lt, "--no-cache src/train.cpp");
+  EXPECT_EQ(1u, Old.linesWith("flags guessed: 1 include folder from CMakeLists.txt;")) << Old.all();
+  EXPECT_NE(0u, Old.linesWith("error")) << "a C++20 header parsed as C++17:\n" << Old.all();
+}
+
+// A C++20 project with only libtorch 1.x headers (which do not parse under C++20 with clang 19):
+// libtorch 2.x headers are used where found (here torchlint's own .deps/libtorch-2), and said.
+TEST(FirstRun, Cxx20ProjectWithLibtorch1) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  S.write("CMakeLists.txt", "target_compile_features(t PUBLIC cxx_std_20)\ninclude_directories(inc)\n");
+  S.write("inc/proj/steps.h", Cxx20Header);
+  S.write("src/train.cpp", Cxx20Loop);
+  std::string Old = fakeLibtorch(S, "lt1", 1);
+  std::string Env = "LIBTORCH=" + Old + " TORCHLINT_HOME=" + S.path("home");
+  Result None = torchlintWithEnv(S, Env, "--no-cache src/train.cpp");
+  EXPECT_EQ(1u, None.linesWith("the project needs C++20 and libtorch 1.13 (" + Old +
+                               ") does not parse under it with clang 19; libtorch 2.x headers (LIBTORCH=DIR) would"))
+      << None.all();
+  std::string New = fakeLibtorch(S, "home/.deps/libtorch-2", 2);
+  Result R = torchlintWithEnv(S, Env, "--no-cache src/train.cpp");
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("does not parse under it: using libtorch 2.15 at " + New)) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+}
+
+// A .cu file: CUDA host code, parsed without a CUDA toolkit; the step's sync is reported, the same
+// code inside a kernel (device code) is not.
+TEST(FirstRun, CudaFileAnalysedAsHostCode) {
+  Scratch S;
+  // (Device code cannot call libtorch's host API: clang rejects item() in a __device__ function
+  // even in the host-only parse, so no check can match there; TorchCheck::dropped() skips it
+  // anyway.)
+  std::string Cu = S.write("glue.cu", R"cpp(#include <torch/torch.h>
+__global__ void kernel(float *x, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    x[i] *= 2;
+}
+float step(float *x, int n, at::Tensor t, cudaStream_t s) {
+  float total = 0;
+  for (int i = 0; i < 10; ++i) {
+    kernel<<<dim3(n / 256), 256, 0, s>>>(x, n);
+    total += t.cuda().sum().item<float>();
+  }
+  return total;
+}
+)cpp");
+  Result R = S.torchlint("--no-cache --cache-dir=cache glue.cu -- -x c++ -std=c++17 -isystem " + S.path("include"));
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("glue.cu:10:29: warning")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("'" + Cu + "': CUDA source analysed as host code")) << R.all();
+  Result Flags = S.torchlint("--print-cuda-host-flags --cache-dir=cache");
+  EXPECT_EQ(0, Flags.RC) << Flags.all();
+  EXPECT_EQ(1u, Flags.linesWith("-x cuda --cuda-host-only -nocudainc -nocudalib")) << Flags.all();
+}

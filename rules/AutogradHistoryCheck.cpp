@@ -1,0 +1,375 @@
+#include "rules/AutogradHistoryCheck.h"
+#include "analysis/Autograd.h"
+#include "analysis/LocalDataflow.h"
+#include "analysis/NnModules.h"
+#include "core/AstWalk.h"
+#include "utils/SourceText.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace torchlint {
+
+namespace {
+
+const llvm::StringRef StoreMethods[] = {"push_back", "emplace_back", "push_front", "emplace_front"};
+
+/// Tensor methods whose result records no history whatever their object: detached copies, host
+/// values, and results that are not differentiable (indices, comparisons, sizes).
+bool dropsHistory(llvm::StringRef M) {
+  static const llvm::StringRef Names[] = {
+      "detach", "detach_", "item", "data", "argmax", "argmin", "eq", "ne", "gt", "lt", "ge", "le",
+      "isnan", "isinf", "isfinite", "sign", "nonzero", "logical_and", "logical_or", "logical_not", "logical_xor",
+      "round", "floor", "ceil", "trunc", "to_dense", "numel", "size", "sizes", "requires_grad_", "eq_", "bool"};
+  for (llvm::StringRef N : Names)
+    if (M == N)
+      return true;
+  return false;
+}
+
+/// A libtorch loss function: torch::nn::functional::*_loss, cross_entropy, kl_div, ...; at::/torch::
+/// *_loss, binary_cross_entropy*, cross_entropy.
+bool isLossFunction(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier() || !isTorchDecl(FD))
+    return false;
+  llvm::StringRef N = FD->getName();
+  return N.ends_with("_loss") || N.starts_with("binary_cross_entropy") || N == "cross_entropy" || N == "kl_div" ||
+         N == "nll_loss2d" || N == "poisson_nll_loss" || N == "ctc_loss";
+}
+
+enum class Origin { None, Forward, Loss, Derived };
+
+/// Whether E records autograd history in a training step: the output of a module's forward()
+/// (m(x), m->forward(x)), a loss, a tensor computed from one of these (arithmetic, Tensor methods
+/// that keep history), or a local variable one of whose values is such. Not under a grad-disabling
+/// guard. Depth-limited.
+Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
+  if (!E || Depth > 8)
+    return Origin::None;
+  E = stripCopies(E);
+  if (!E || !isTensorType(E->getType()))
+    return Origin::None;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !Seen.insert(VD).second)
+      return Origin::None;
+    const VarValues &VV = valuesOf(VD, Ctx);
+    if (!VV.Known)
+      return Origin::None;
+    for (const Expr *V : VV.Values) {
+      Origin O = historyOf(V, Ctx, Depth + 1, Seen);
+      if (O != Origin::None)
+        return O == Origin::Derived ? Origin::Derived : O;
+    }
+    return Origin::None;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (moduleOfForwardCall(Call))
+      return gradDisabledAt(Call, Ctx) ? Origin::None : Origin::Forward;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (!MD)
+        return Origin::None;
+      if (isModuleForward(MD))
+        return gradDisabledAt(Call, Ctx) ? Origin::None : Origin::Forward;
+      if (!isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
+        return Origin::None;
+      if (!MD->getDeclName().isIdentifier() || dropsHistory(MD->getName()))
+        return Origin::None;
+      Origin O = historyOf(MC->getImplicitObjectArgument(), Ctx, Depth + 1, Seen);
+      for (const Expr *A : MC->arguments())
+        if (O == Origin::None)
+          O = historyOf(A, Ctx, Depth + 1, Seen);
+      return O == Origin::None ? O : Origin::Derived;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      switch (OC->getOperator()) {
+      case OO_Plus:
+      case OO_Minus:
+      case OO_Star:
+      case OO_Slash:
+        for (const Expr *A : OC->arguments())
+          if (historyOf(A, Ctx, Depth + 1, Seen) != Origin::None)
+            return Origin::Derived;
+        return Origin::None;
+      default:
+        return Origin::None;
+      }
+    }
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (isLossFunction(FD)) {
+      if (gradDisabledAt(Call, Ctx))
+        return Origin::None;
+      // A loss of inputs that are provably detached records nothing; otherwise it is the loss of
+      // the step's predictions.
+      return Origin::Loss;
+    }
+    // Other libtorch functions (torch::sum, torch::stack, torch::cat, torch::mean): history
+    // when a tensor argument has it.
+    if (FD && isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !dropsHistory(FD->getName()) &&
+        !FD->getName().starts_with("arg")) {
+      for (const Expr *A : Call->arguments())
+        if (historyOf(A, Ctx, Depth + 1, Seen) != Origin::None)
+          return Origin::Derived;
+    }
+    return Origin::None;
+  }
+  return Origin::None;
+}
+
+/// The variable or field an accumulator expression names: `total`, `this->losses_`, `s.history`.
+const ValueDecl *accumulatorDecl(const Expr *A) {
+  A = A->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(A))
+    return ME->getMemberDecl();
+  return nullptr;
+}
+
+/// True when local VD is declared within Loop's source range: it is created and destroyed with each
+/// iteration.
+bool declaredIn(const VarDecl *VD, const Stmt *Loop, const SourceManager &SM) {
+  SourceRange R = Loop->getSourceRange();
+  SourceLocation L = VD->getLocation();
+  if (L.isInvalid() || R.isInvalid())
+    return false;
+  return !SM.isBeforeInTranslationUnit(L, R.getBegin()) && !SM.isBeforeInTranslationUnit(R.getEnd(), L);
+}
+
+/// True when the accumulator outlives one iteration of the loop around Site: a field, a global or
+/// static, a reference (a caller's container), or a local declared outside the innermost loop.
+bool outlivesStep(const ValueDecl *D, const Stmt *Site, const HotCodeAnalysis &HC, const SourceManager &SM) {
+  if (isa<FieldDecl>(D))
+    return true;
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD)
+    return false;
+  if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return true;
+  const Stmt *Loop = HC.enclosingLoop(Site);
+  return Loop && !declaredIn(VD, Loop, SM);
+}
+
+/// True when D is referenced in S.
+bool references(const Stmt *S, const ValueDecl *D) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == D)
+    return true;
+  for (const Stmt *C : S->children())
+    if (references(C, D))
+      return true;
+  return false;
+}
+
+/// The accumulated history is wanted: the accumulator (or a local computed from it) is
+/// differentiated in the function (`total.backward()`, `torch::stack(losses).sum().backward()`,
+/// torch::autograd::grad / backward): gradient accumulation over micro-batches, a sequence loss
+/// summed over time steps.
+bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
+  if (!FD || !FD->getBody())
+    return false;
+  llvm::SmallVector<const ValueDecl *, 4> Set{D};
+  // Locals whose initializer reads the accumulator (a fixed point over the body's declarations).
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *Dc : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(Dc); VD && VD->getInit() && !llvm::is_contained(Set, VD))
+            for (const ValueDecl *X : Set)
+              if (references(VD->getInit(), X)) {
+                Set.push_back(VD);
+                Grew = true;
+                break;
+              }
+      for (const Stmt *C : S->children())
+        Walk(C);
+    };
+    Walk(FD->getBody());
+  }
+  bool Found = false;
+  forEachCall(FD->getBody(), [&](const CallExpr *C) {
+    if (Found)
+      return;
+    bool Grad = false;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      Grad = MD && MD->getDeclName().isIdentifier() && MD->getName() == "backward" &&
+             isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0));
+    } else if (const FunctionDecl *Callee = C->getDirectCallee()) {
+      std::string N = Callee->getQualifiedNameAsString();
+      Grad = N == "torch::autograd::backward" || N == "torch::autograd::grad";
+    }
+    if (Grad)
+      for (const ValueDecl *X : Set)
+        if (references(C, X))
+          Found = true;
+  });
+  return Found;
+}
+
+/// The accumulator is reset or emptied in the same loop (`losses.clear()`, `total = zeros(...)`
+/// other than the accumulation itself): it holds one step's history at a time.
+bool resetInLoop(const ValueDecl *D, const Stmt *Site, const Stmt *Accum, const HotCodeAnalysis &HC) {
+  const Stmt *Loop = HC.enclosingLoop(Site);
+  if (!Loop)
+    return false;
+  bool Reset = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Reset || S == Accum)
+      return;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (MD && MD->getDeclName().isIdentifier() &&
+          (MD->getName() == "clear" || MD->getName() == "zero_" || MD->getName() == "detach_" ||
+           MD->getName() == "pop_back" || MD->getName() == "erase") &&
+          accumulatorDecl(MC->getImplicitObjectArgument()) == D)
+        Reset = true;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+        OC && OC->getOperator() == OO_Equal && accumulatorDecl(OC->getArg(0)) == D && !references(OC->getArg(1), D))
+      Reset = true;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Loop);
+  return Reset;
+}
+
+/// True when the code around Site is a training step: the innermost loop around it in its
+/// function calls backward() or an optimizer's step() (directly or in a user function it calls),
+/// or, outside any loop, its function does.
+bool stepTrains(const Stmt *Site, const FunctionDecl *FD, const HotCodeAnalysis &HC) {
+  const Stmt *Loop = HC.enclosingLoop(Site);
+  if (!Loop)
+    return findTrainingCall(FD) != nullptr;
+  bool Found = false;
+  forEachCall(Loop, [&](const CallExpr *C) {
+    if (Found)
+      return;
+    if (isTrainingCall(C))
+      Found = true;
+    else if (const FunctionDecl *Callee = C->getDirectCallee())
+      if (const FunctionDecl *Def = Callee->getDefinition(); Def && !isTorchDecl(Def) && findTrainingCall(Def))
+        Found = true;
+  });
+  return Found;
+}
+
+} // namespace
+
+void AutogradHistoryCheck::registerMatchers(MatchFinder *Finder) {
+  // v.push_back(t) and friends on a standard container.
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(llvm::ArrayRef<llvm::StringRef>(StoreMethods)), ofClass(isInStdNamespace()))),
+                                       argumentCountIs(1), hasArgument(0, expr(isTensorExpr())))
+                         .bind("store"),
+                     this);
+  // acc += t, acc -= t (Tensor's member operators).
+  Finder->addMatcher(cxxOperatorCallExpr(hasAnyOverloadedOperatorName("+=", "-="), hasArgument(0, isTensorExpr()),
+                                         hasArgument(1, isTensorExpr()))
+                         .bind("accum"),
+                     this);
+  // acc = acc + t.
+  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("="), hasArgument(0, isTensorExpr()),
+                                         hasArgument(1, isTensorExpr()))
+                         .bind("assign"),
+                     this);
+  // acc.add_(t).
+  Finder->addMatcher(
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("add_", "sub_"), isTensorMethod()))).bind("inplace"), this);
+}
+
+void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  const Expr *Site = nullptr, *Acc = nullptr, *Value = nullptr;
+  bool Store = false;
+  if (const auto *C = Result.Nodes.getNodeAs<CXXMemberCallExpr>("store")) {
+    Site = C;
+    Acc = C->getImplicitObjectArgument();
+    Value = C->getArg(0);
+    Store = true;
+  } else if (const auto *C = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("accum")) {
+    Site = C;
+    Acc = C->getArg(0);
+    Value = C->getArg(1);
+  } else if (const auto *C = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("assign")) {
+    // acc = acc + t / t + acc: the right-hand side is a sum with the accumulator as one operand.
+    const auto *Sum = dyn_cast<CXXOperatorCallExpr>(stripCopies(C->getArg(1)));
+    if (!Sum || Sum->getOperator() != OO_Plus || Sum->getNumArgs() != 2)
+      return;
+    const ValueDecl *D = accumulatorDecl(C->getArg(0));
+    if (!D)
+      return;
+    const Expr *L = Sum->getArg(0), *R = Sum->getArg(1);
+    if (accumulatorDecl(stripCopies(L)) == D)
+      Value = R;
+    else if (accumulatorDecl(stripCopies(R)) == D)
+      Value = L;
+    else
+      return;
+    Site = C;
+    Acc = C->getArg(0);
+  } else if (const auto *C = Result.Nodes.getNodeAs<CXXMemberCallExpr>("inplace")) {
+    if (C->getNumArgs() < 1)
+      return;
+    Site = C;
+    Acc = C->getImplicitObjectArgument();
+    Value = C->getArg(0);
+  }
+  if (!Site || !Acc || !Value || !inUserCode(Site->getExprLoc(), SM))
+    return;
+  const ValueDecl *D = accumulatorDecl(Acc);
+  if (!D)
+    return;
+  auto Hot = hotContext(Site, Ctx);
+  if (!Hot)
+    return; // once: one graph kept, not one per step
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const FunctionDecl *FD = HC.enclosingFunction(Site);
+  // Only a training step: code that calls backward() or an optimizer's step(). Evaluation code
+  // without a NoGradGuard keeps graphs too, which torch-eval-no-grad reports.
+  if (!FD || !stepTrains(Site, FD, HC))
+    return;
+  if (!outlivesStep(D, Site, HC, SM))
+    return;
+  if (gradDisabledAt(Site, Ctx))
+    return;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  Origin O = historyOf(Value, Ctx, 0, Seen);
+  if (O == Origin::None)
+    return;
+  if (differentiatedLater(D, FD) || resetInLoop(D, Site, Site, HC))
+    return;
+  std::string V = sourceText(Value, Ctx), A = sourceText(Acc, Ctx);
+  if (V.empty() || A.empty())
+    return;
+  const char *Why = O == Origin::Forward ? "the output of a module's forward()"
+                    : O == Origin::Loss  ? "a loss"
+                                         : "computed from a module's output or a loss";
+  std::string Msg;
+  if (Store)
+    Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why +
+          ") requires grad, so each stored element references its step's graph (its nodes, and what backward() "
+          "did not free) until the container is destroyed; store '" +
+          V + ".detach()' (or read '" + V + ".item()' once per logging interval)";
+  else
+    Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why + ") requires grad, so '" + A +
+          "' records the accumulation and references every step's graph, a chain that grows by one step's graph "
+          "per step until '" +
+          A + "' is destroyed; accumulate '" + A + " += " + V + ".detach()' and read it with item() once per epoch";
+  report(Site->getExprLoc(), Msg, Hot);
+}
+
+} // namespace torchlint
