@@ -191,8 +191,9 @@ const BadInput BadInputs[] = {
      {{"train.cpp", MissingHeaderLoop}},
      "train.cpp -- $F",
      1,
-     "clopts::Options, spdlog::info, .as, .item, .parse); every statement was typed through torchlint's "
-     "synthesised declarations and judged; no finding rests on them",
+     "(train.cpp:2, declarations were synthesised: clopts::Options, spdlog::info, .as, .item, .parse), "
+     "'clopts.hpp' (train.cpp:3, declarations were synthesised); every statement was typed through "
+     "torchlint's synthesised declarations and judged; no finding rests on them",
      1},
     {"SynthesisFindsTheTypedSync",
      {{"train.cpp", MissingHeaderLoop}},
