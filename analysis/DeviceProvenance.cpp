@@ -1,4 +1,9 @@
 #include "analysis/DeviceProvenance.h"
+// Beyond the header's list, also provably CPU: a tensor of a tuple that a libtorch call on provably
+// CPU tensors returns (`std::get<1>(torch::max(t.cpu(), 1))`, `auto [v, i] = t.cpu().sort(1)`),
+// and the result of a user function defined in the TU all of whose return statements return
+// provably CPU tensors (`Tensor to_host(const Tensor &t) { return t.cpu(); }`); likewise for a
+// device. (Documented here, not in the header, which every sync check includes.)
 #include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/TorchTypes.h"
@@ -84,6 +89,13 @@ public:
     if (const auto *C = dyn_cast<ConditionalOperator>(E))
       return merge(tensor(C->getTrueExpr(), Depth + 1), tensor(C->getFalseExpr(), Depth + 1));
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      // `auto [values, indices] = torch::max(t.cpu(), 1);`: where the tuple's tensors live.
+      if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl())) {
+        const auto *DD = dyn_cast_or_null<DecompositionDecl>(BD->getDecomposedDecl());
+        if (!DD || !DD->isLocalVarDecl() || DD->getType()->isReferenceType() || !DD->getInit())
+          return D::Unknown;
+        return tuple(DD->getInit(), Depth + 1);
+      }
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD)
         return D::Unknown;
@@ -121,8 +133,14 @@ public:
       return operands(Op, Depth);
     if (const auto *C = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *FD = C->getDirectCallee();
-      if (!FD || !isTorchDecl(FD))
-        return D::Unknown; // user functions: unknown
+      if (!FD)
+        return D::Unknown;
+      // std::get<N>(torch::max(t.cpu(), 1)), std::get<0>(t.sort(1)).
+      if (FD->isInStdNamespace() && FD->getDeclName().isIdentifier() && FD->getName() == "get" &&
+          C->getNumArgs() == 1)
+        return tuple(C->getArg(0), Depth + 1);
+      if (!isTorchDecl(FD))
+        return returned(FD, Depth); // user functions: what every return statement returns
       llvm::StringRef N = FD->getDeclName().isIdentifier() ? FD->getName() : "";
       if (isFactoryName(N))
         return factory(C, N, Depth);
@@ -222,6 +240,70 @@ public:
   }
 
 private:
+  /// Where the tensors of a std::tuple of tensors live: the result of a libtorch function or
+  /// tensor method (torch::max(t, 1), t.sort(1)) lives with its tensor operands; a local tuple
+  /// variable with all its values.
+  D tuple(const Expr *E, unsigned Depth) {
+    if (!E || Depth > 24)
+      return D::Unknown;
+    E = stripCopies(E);
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      return Obj && isTensorType(Obj->getType()) ? tensor(Obj, Depth + 1) : D::Unknown;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      return FD && isTorchDecl(FD) && !isa<CXXOperatorCallExpr>(C) ? operands(C, Depth) : D::Unknown;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl() || !InProgress.insert(VD).second)
+        return D::Unknown;
+      const VarValues &V = valuesOf(VD, Ctx);
+      D K = V.Known && !V.Values.empty() ? D::None : D::Unknown;
+      if (V.Known)
+        for (const Expr *Val : V.Values)
+          K = merge(K, tuple(Val, Depth + 1));
+      InProgress.erase(VD);
+      return K == D::None ? D::Unknown : K;
+    }
+    return D::Unknown;
+  }
+
+  /// A user function defined in the TU that returns a tensor: the device of every value its return
+  /// statements return (`Tensor to_host(const Tensor &t) { return t.cpu(); }` is CPU). Unknown when
+  /// it has no body here, is virtual, or returns a reference.
+  D returned(const FunctionDecl *FD, unsigned Depth) {
+    const FunctionDecl *Def = nullptr;
+    if (!FD->hasBody(Def) || !Def || Depth > 12 || !isTensorType(Def->getReturnType()) ||
+        Def->getReturnType()->isReferenceType())
+      return D::Unknown;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
+      return D::Unknown;
+    if (!InProgressFns.insert(Def).second)
+      return D::None; // recursion adds nothing
+    D K = D::None;
+    bool Any = false;
+    forEachReturn(Def->getBody(), [&](const ReturnStmt *R) {
+      Any = true;
+      K = merge(K, R->getRetValue() ? tensor(R->getRetValue(), Depth + 1) : D::Unknown);
+    });
+    InProgressFns.erase(Def);
+    return !Any || K == D::None ? D::Unknown : K;
+  }
+
+  /// The return statements of a function body, not those of the lambdas or local classes in it.
+  template <typename F> static void forEachReturn(const Stmt *S, F &&Fn) {
+    if (!S || isa<LambdaExpr>(S) || isa<DeclStmt>(S) && llvm::any_of(cast<DeclStmt>(S)->decls(), [](const Decl *D) {
+          return isa<CXXRecordDecl>(D);
+        }))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S))
+      Fn(R);
+    for (const Stmt *C : S->children())
+      forEachReturn(C, Fn);
+  }
+
   D variable(const VarDecl *VD, unsigned Depth, bool Tensor, bool *NoDevice = nullptr) {
     if (!InProgress.insert(VD).second)
       return D::None; // a cycle (t = t.add(1)): adds nothing
@@ -325,6 +407,7 @@ private:
 
   ASTContext &Ctx;
   llvm::SmallPtrSet<const VarDecl *, 8> InProgress;
+  llvm::SmallPtrSet<const FunctionDecl *, 4> InProgressFns;
 };
 
 } // namespace

@@ -292,6 +292,8 @@ std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
   return FD->getNameAsString() + "()";
 }
 
+static bool conditionalWithin(const HotCodeAnalysis &HC, const Stmt *S, const Stmt *Loop);
+
 void HotCodeAnalysis::build() {
   std::vector<const FunctionDecl *> Forwards;
   CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies, Referenced);
@@ -313,13 +315,23 @@ void HotCodeAnalysis::build() {
     for (const CallSite &S : Entry.second)
       if (hotLoop(S.Loops) && !inTestBody(S.Call))
         LoopCalls.push_back({Entry.first, &S});
+  // A call on every iteration explains a function better than one under a branch: those first.
+  auto Branch = [&](const CallSite *S) { return conditionalWithin(*this, S->Call, hotLoop(S->Loops)); };
   std::sort(LoopCalls.begin(), LoopCalls.end(), [&](const auto &A, const auto &B) {
+    bool BA = Branch(A.second), BB = Branch(B.second);
+    if (BA != BB)
+      return !BA;
     return Ctx.getSourceManager().isBeforeInTranslationUnit(A.second->Call->getBeginLoc(),
                                                             B.second->Call->getBeginLoc());
   });
   for (auto &[Callee, Site] : LoopCalls) {
-    std::string Why = "in " + describe(Callee) + ", called on every iteration of the loop in " +
-                      describe(Site->Caller) + " at line " + std::to_string(line(hotLoop(Site->Loops)->getBeginLoc()));
+    // A call under a branch of the loop body (`if (step % 100 == 0)`, `if (should_prune(it))`)
+    // does not run on every iteration: say only what the code knows.
+    const Stmt *Loop = hotLoop(Site->Loops);
+    std::string Why = "in " + describe(Callee) +
+                      (conditionalWithin(*this, Site->Call, Loop) ? ", called in the loop in "
+                                                                  : ", called on every iteration of the loop in ") +
+                      describe(Site->Caller) + " at line " + std::to_string(line(Loop->getBeginLoc()));
     if (HotFunctions.try_emplace(Callee, Why).second)
       Work.push_back(Callee);
   }
@@ -345,6 +357,28 @@ void HotCodeAnalysis::build() {
       }
     }
   }
+}
+
+/// True when S, in the body of Loop, runs only in a branch of it (if, switch, ?:, && or ||).
+static bool conditionalWithin(const HotCodeAnalysis &HC, const Stmt *S, const Stmt *Loop) {
+  for (const Stmt *Cur = S, *P = HC.parentOf(S); P && Cur != Loop; Cur = P, P = HC.parentOf(P)) {
+    if (P == Loop)
+      return false;
+    if (const auto *I = dyn_cast<IfStmt>(P)) {
+      if (!I->isConstexpr() && (Cur == I->getThen() || Cur == I->getElse()))
+        return true;
+    } else if (const auto *Sw = dyn_cast<SwitchStmt>(P)) {
+      if (Cur == Sw->getBody())
+        return true;
+    } else if (const auto *C = dyn_cast<ConditionalOperator>(P)) {
+      if (Cur != C->getCond())
+        return true;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+      if (B->isLogicalOp() && Cur == B->getRHS())
+        return true;
+    }
+  }
+  return false;
 }
 
 const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) const {

@@ -222,3 +222,208 @@ bool isBoolTensor(const Expr *E, ASTContext &Ctx) {
 }
 
 } // namespace torchlint
+
+namespace torchlint {
+
+namespace {
+bool isScalarTypeEnum(QualType T) {
+  const auto *ET = T.getCanonicalType()->getAs<EnumType>();
+  return ET && ET->getDecl()->getQualifiedNameAsString() == "c10::ScalarType";
+}
+
+std::string denoted(const Expr *E, ASTContext &Ctx, bool *NoDtype, unsigned Depth) {
+  if (!E || Depth > 16)
+    return "";
+  E = stripCopies(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return isScalarTypeEnum(Ctx.getEnumType(cast<EnumDecl>(EC->getDeclContext()))) ? EC->getName().str() : "";
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (isTorchDecl(VD) && VD->getInit() && VD->getType().isConstQualified())
+        return denoted(VD->getInit(), Ctx, NoDtype, Depth + 1); // at::kByte
+      if (!isTorchDecl(VD) && (isScalarTypeEnum(VD->getType()) || isTensorOptionsType(VD->getType()))) {
+        const VarValues &V = valuesOf(VD, Ctx);
+        if (!V.Known || V.Values.empty())
+          return "";
+        std::string R;
+        bool AllNone = true;
+        for (const Expr *Val : V.Values) {
+          bool None = false;
+          std::string S = denoted(Val, Ctx, &None, Depth + 1);
+          AllNone = AllNone && None;
+          if (S.empty() && !None)
+            return "";
+          if (!S.empty() && !R.empty() && S != R)
+            return "";
+          if (!S.empty())
+            R = S;
+          if (!R.empty() && None)
+            return ""; // one value with the dtype, one without
+        }
+        if (R.empty() && AllNone && NoDtype)
+          *NoDtype = true;
+        return R;
+      }
+    }
+    return "";
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (isTensorOptionsType(CE->getType()) && CE->getNumArgs() == 0) {
+      if (NoDtype)
+        *NoDtype = true; // TensorOptions()
+      return "";
+    }
+    // TensorOptions(kByte), optional<ScalarType>(kByte), TensorOptions(device) (no dtype)
+    if (CE->getNumArgs() >= 1) {
+      const Expr *A = CE->getArg(0);
+      if (isTensorOptionsType(CE->getType()) && !isScalarTypeEnum(stripCopies(A)->getType()) &&
+          isDeviceLikeType(stripCopies(A)->getType())) {
+        if (NoDtype)
+          *NoDtype = true;
+        return "";
+      }
+      return denoted(A, Ctx, NoDtype, Depth + 1);
+    }
+    return "";
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!MD || !Obj || !MD->getDeclName().isIdentifier() || !isTensorOptionsType(Obj->getType()))
+      return "";
+    if (MD->getName() == "dtype" && MC->getNumArgs() >= 1)
+      return denoted(MC->getArg(0), Ctx, nullptr, Depth + 1);
+    return denoted(Obj, Ctx, NoDtype, Depth + 1);
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (FD && isTorchDecl(FD) && FD->getDeclName().isIdentifier() && C->getNumArgs() >= 1) {
+      if (FD->getName() == "dtype")
+        return denoted(C->getArg(0), Ctx, nullptr, Depth + 1); // torch::dtype(torch::kByte)
+      if (FD->getName() == "device" || FD->getName() == "requires_grad") {
+        if (NoDtype)
+          *NoDtype = true; // torch::device(d)
+        return "";
+      }
+    }
+  }
+  return "";
+}
+
+/// Factories whose result has the default dtype (float) when their options carry none.
+bool defaultsToFloat(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases("zeros", "ones", "empty", "rand", "randn", "from_blob", "eye", "linspace", "logspace", true)
+      .Cases("empty_strided", "normal", true)
+      .Default(false);
+}
+
+std::string dtypeOfTensor(const Expr *E, ASTContext &Ctx, unsigned Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
+  if (!E || Depth > 24)
+    return "";
+  E = stripCopies(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || !Seen.insert(VD).second)
+      return "";
+    const VarValues &V = valuesOf(VD, Ctx);
+    if (!V.Known || V.Values.empty())
+      return "";
+    std::string R;
+    for (const Expr *Val : V.Values) {
+      std::string S = dtypeOfTensor(Val, Ctx, Depth + 1, Seen);
+      if (S.empty() || (!R.empty() && S != R))
+        return "";
+      R = S;
+    }
+    return R;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!MD || !Obj || !isTensorType(Obj->getType()) || !MD->getDeclName().isIdentifier())
+      return "";
+    llvm::StringRef N = MD->getName();
+    if (N == "to" || N == "toType") {
+      if (MC->getNumArgs() == 0)
+        return "";
+      if (isTensorType(stripCopies(MC->getArg(0))->getType()))
+        return dtypeOfTensor(MC->getArg(0), Ctx, Depth + 1, Seen); // to(other)
+      for (unsigned I = 0; I < MC->getNumArgs(); ++I) {
+        const Expr *A = MC->getArg(I);
+        if (isa<CXXDefaultArgExpr>(A))
+          continue;
+        QualType T = stripCopies(A)->getType();
+        if (isScalarTypeEnum(T))
+          return denoted(A, Ctx, nullptr, Depth + 1);
+        if (isTensorOptionsType(T)) {
+          bool None = false;
+          std::string S = denoted(A, Ctx, &None, Depth + 1);
+          if (!S.empty())
+            return S;
+          if (!None)
+            return "";
+        }
+      }
+      return dtypeOfTensor(Obj, Ctx, Depth + 1, Seen); // to(device)
+    }
+    if (N == "float")
+      return "Float";
+    if (N == "double")
+      return "Double";
+    if (N == "half")
+      return "Half";
+    if (N == "byte")
+      return "Byte";
+    if (N == "pin_memory" || keepsDtype(N))
+      return dtypeOfTensor(Obj, Ctx, Depth + 1, Seen);
+    return "";
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || !isTorchDecl(FD) || !FD->getDeclName().isIdentifier())
+      return "";
+    llvm::StringRef N = FD->getName();
+    TensorFactoryKind K = tensorFactoryKind(N);
+    if (!K.Fresh && !K.FromHost && !defaultsToFloat(N))
+      return "";
+    bool SawOptions = false;
+    for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams(); ++I) {
+      const Expr *A = C->getArg(I);
+      QualType PT = FD->getParamDecl(I)->getType();
+      if (!isTensorOptionsType(PT) && !isScalarTypeEnum(PT.getNonReferenceType()))
+        continue;
+      if (isa<CXXDefaultArgExpr>(A))
+        continue;
+      SawOptions = true;
+      bool None = false;
+      std::string S = denoted(A, Ctx, &None, Depth + 1);
+      if (!S.empty())
+        return S;
+      if (!None)
+        return "";
+    }
+    (void)SawOptions;
+    return defaultsToFloat(N) ? "Float" : "";
+  }
+  return "";
+}
+} // namespace
+
+std::string scalarTypeDenotedBy(const Expr *E, ASTContext &Ctx, bool *NoDtype) { return denoted(E, Ctx, NoDtype, 0); }
+
+std::string scalarTypeOf(const Expr *E, ASTContext &Ctx) {
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  return dtypeOfTensor(E, Ctx, 0, Seen);
+}
+
+unsigned scalarTypeSize(llvm::StringRef Name) {
+  return llvm::StringSwitch<unsigned>(Name)
+      .Cases("Byte", "Char", "Bool", "QInt8", "QUInt8", 1)
+      .Cases("Short", "Half", "BFloat16", 2)
+      .Cases("Int", "Float", "QInt32", 4)
+      .Cases("Long", "Double", "ComplexFloat", 8)
+      .Default(0);
+}
+
+} // namespace torchlint

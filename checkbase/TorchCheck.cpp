@@ -1,11 +1,39 @@
 #include "checkbase/TorchCheck.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "core/PerTU.h"
 #include "core/Recovery.h"
+#include "model/HotBasis.h"
+#include "model/TUSummary.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/ErrorHandling.h"
 
 namespace torchlint {
+
+namespace {
+
+/// Project mode (issue 23, docs/project-model.md): what each check knows of the current TU and
+/// match callback. Kept here, by check, so that the check bases' interface stays as it is.
+struct ProjectState {
+  bool ProjectMode = false;
+  bool InRun = false;
+  /// The conditional answer hotContext() gave in the current match callback.
+  std::optional<HotContext> CallbackConditional;
+};
+
+ProjectState &stateOf(const TorchCheck *C) {
+  static thread_local llvm::DenseMap<const TorchCheck *, ProjectState> States;
+  return States[C];
+}
+
+/// A conditional answer (hotContext() in project mode for code not hot in this TU): a function and
+/// no reason; every answer of this TU has a reason.
+bool isConditional(const HotContext &H) { return H.Why.empty() && H.Function; }
+
+} // namespace
 
 TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), Info(findCheck(Name)), TidyContext(Context) {
@@ -18,19 +46,70 @@ void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Prepro
   // A missing non-libtorch header does not end the analysis (Recovery.h); the global option
   // StrictIncludes (the CLI's --strict-includes) keeps it fatal.
   llvm::StringRef Strict = Options.getLocalOrGlobal("StrictIncludes", "false");
-  setUpIncludeRecovery(*P, Strict.equals_insensitive("true") || Strict == "1");
+  llvm::StringRef Synth = Options.getLocalOrGlobal("Synthesis", "true"); // the CLI's --no-synthesis
+  bool IsStrict = Strict.equals_insensitive("true") || Strict == "1";
+  setUpIncludeRecovery(*P, IsStrict, !IsStrict && !Synth.equals_insensitive("false") && Synth != "0");
+  // Project mode: the CLI with a compile database sets the global option ProjectModel.
+  llvm::StringRef Project = Options.getLocalOrGlobal("ProjectModel", "false");
+  stateOf(this) = ProjectState{Project.equals_insensitive("true") || Project == "1", false, std::nullopt};
 }
 
 void TorchCheck::run(const clang::ast_matchers::MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
+  ProjectState &St = stateOf(this);
+  St.CallbackConditional.reset();
+  St.InRun = true;
   check(Result);
+  St.InRun = false;
+  St.CallbackConditional.reset();
 }
+
+namespace {
+
+/// The CUDA device code of a .cu file's user code (__global__ functions and __device__ functions
+/// that are not also __host__): the host-only parse types it, but it never runs on the host, so
+/// torchlint does not judge it (cli/CudaHost.h). Empty outside CUDA.
+struct DeviceCode {
+  std::vector<clang::SourceRange> Ranges;
+  explicit DeviceCode(clang::ASTContext &Ctx) {
+    if (Ctx.getLangOpts().CUDA)
+      collect(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl());
+  }
+  void collect(const clang::SourceManager &SM, const clang::DeclContext *DC) {
+    for (const clang::Decl *D : DC->noload_decls()) {
+      if (D->getLocation().isValid() && SM.isInSystemHeader(D->getLocation()))
+        continue;
+      if (const auto *T = llvm::dyn_cast<clang::FunctionTemplateDecl>(D))
+        D = T->getTemplatedDecl();
+      if (const auto *F = llvm::dyn_cast<clang::FunctionDecl>(D)) {
+        if (F->hasAttr<clang::CUDAGlobalAttr>() ||
+            (F->hasAttr<clang::CUDADeviceAttr>() && !F->hasAttr<clang::CUDAHostAttr>()))
+          Ranges.push_back(F->getSourceRange());
+      } else if (llvm::isa<clang::NamespaceDecl, clang::CXXRecordDecl, clang::LinkageSpecDecl>(D)) {
+        collect(SM, llvm::cast<clang::DeclContext>(D));
+      }
+    }
+  }
+  bool contains(const clang::SourceManager &SM, clang::SourceLocation Loc) const {
+    Loc = SM.getExpansionLoc(Loc);
+    for (clang::SourceRange R : Ranges) {
+      clang::SourceLocation B = SM.getExpansionLoc(R.getBegin()), E = SM.getExpansionLoc(R.getEnd());
+      if (!SM.isBeforeInTranslationUnit(Loc, B) && !SM.isBeforeInTranslationUnit(E, Loc))
+        return true;
+    }
+    return false;
+  }
+};
+
+} // namespace
 
 bool TorchCheck::dropped(clang::SourceLocation Loc) const {
   if (PP && isLibraryLocation(PP->getSourceManager(), Loc))
     return true;
   if (!Ctx)
     return false;
+  if (Ctx->getLangOpts().CUDA && perTU<DeviceCode>(*Ctx).contains(Ctx->getSourceManager(), Loc))
+    return true;
   if (restsOnErrors(*Ctx, Loc))
     return true;
   Evidence E = evidence();
@@ -42,7 +121,21 @@ bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext
 TorchVersion TorchCheck::torchVersion() const { return PP ? readTorchVersion(*PP) : TorchVersion{}; }
 
 std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const {
-  return HotCodeAnalysis::get(Ctx).whyHot(S);
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  std::optional<HotContext> H = HC.whyHot(S);
+  ProjectState &St = stateOf(this);
+  if (H || !St.ProjectMode || !S || HC.inTestBody(S))
+    return H;
+  // Not hot in this TU, but its function may run per step in the project: the check goes on, and
+  // report() makes the finding conditional on the function (model/HotBasis.h).
+  const clang::FunctionDecl *F = HC.enclosingFunction(S);
+  if (!F || !inUserCode(F->getLocation(), Ctx.getSourceManager()))
+    return H;
+  H.emplace();
+  H->Function = F;
+  if (St.InRun && !St.CallbackConditional)
+    St.CallbackConditional = H;
+  return H;
 }
 
 bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const {
@@ -54,8 +147,28 @@ bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManage
 clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::StringRef Message,
                                             const std::optional<HotContext> &Hot, clang::DiagnosticIDs::Level Level) {
   std::string Text = Message.str();
-  if (Hot)
+  const ProjectState &St = stateOf(this);
+  if (St.ProjectMode && (Hot || (St.InRun && St.CallbackConditional))) {
+    // The project model decides (model/HotBasis.h): the reason is appended when it is resolved.
+    const HotContext &H = Hot ? *Hot : *St.CallbackConditional;
+    model::HotBasis B;
+    B.FunctionUSR = model::usrOf(H.Function);
+    if (isConditional(H)) {
+      B.K = model::HotBasis::Conditional;
+    } else if (H.LoopLoc.isValid() && Ctx) {
+      B.K = model::HotBasis::Loop;
+      model::Position P = model::positionOf(Ctx->getSourceManager(), H.LoopLoc);
+      B.File = P.File;
+      B.Line = P.Line;
+      B.Column = P.Column;
+    } else {
+      B.K = model::HotBasis::Function;
+    }
+    B.Why = H.Why;
+    Text += model::encodeBasis(B);
+  } else if (Hot) {
     Text += " (" + Hot->Why + ")";
+  }
   // clang's diagnostic formatter treats '%' specially.
   std::string Escaped;
   for (char C : Text) {

@@ -3,6 +3,7 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "cli/PchCache.h"
 #include "core/TraversalScope.h"
+#include "model/TUSummary.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclGroup.h"
@@ -35,33 +36,49 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override { limitTraversalToUserCode(Ctx); }
 };
 
+/// Runs last: the TU's summary for the project model (model/TUSummary.h), over the same AST and
+/// traversal scope as the checks.
+class SummaryBuilder : public ASTConsumer {
+public:
+  explicit SummaryBuilder(TUAnalysis &Out) : Out(Out) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    std::string S;
+    raw_string_ostream OS(S);
+    OS << model::toJson(model::buildTUSummary(Ctx));
+    OS.flush();
+    Out.Summary = std::move(S);
+  }
+
+private:
+  TUAnalysis &Out;
+};
+
 class Action : public ASTFrontendAction {
 public:
-  Action(tidy::ClangTidyASTConsumerFactory *Factory, bool Scope, TUAnalysis &Out)
-      : Factory(Factory), Scope(Scope), Out(Out) {}
+  Action(tidy::ClangTidyASTConsumerFactory *Factory, bool Scope, bool Summary, TUAnalysis &Out)
+      : Factory(Factory), Scope(Scope), Summary(Summary), Out(Out) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     std::unique_ptr<ASTConsumer> Tidy = Factory->createASTConsumer(CI, File);
-    if (!Scope)
+    if (!Scope && !Summary)
       return Tidy;
     std::vector<std::unique_ptr<ASTConsumer>> Cs;
-    Cs.push_back(std::make_unique<ScopeSetter>());
+    if (Scope)
+      Cs.push_back(std::make_unique<ScopeSetter>());
     Cs.push_back(std::move(Tidy));
+    if (Summary)
+      Cs.push_back(std::make_unique<SummaryBuilder>(Out));
     return std::make_unique<MultiplexConsumer>(std::move(Cs));
   }
   void EndSourceFileAction() override {
     CompilerInstance &CI = getCompilerInstance();
     SourceManager &SM = CI.getSourceManager();
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-      SmallString<256> P(It->first.getName());
-      CI.getFileManager().makeAbsolutePath(P);
-      sys::path::remove_dots(P, true);
-      Out.Deps.push_back(std::string(P));
-    }
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Out.Deps.push_back(cachePath(It->first.getName(), CI.getFileManager()));
   }
 
 private:
   tidy::ClangTidyASTConsumerFactory *Factory;
-  bool Scope;
+  bool Scope, Summary;
   TUAnalysis &Out;
 };
 
@@ -71,7 +88,7 @@ public:
           TUAnalysis &Out)
       : ConsumerFactory(Context, std::move(BaseFS)), Opts(Opts), Out(Out) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(&ConsumerFactory, Opts.Scope, Out);
+    return std::make_unique<Action>(&ConsumerFactory, Opts.Scope, Opts.Summary, Out);
   }
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
@@ -123,6 +140,14 @@ TUAnalysis analyzeTU(tidy::ClangTidyContext &Context, const CompilationDatabase 
     return A;
   });
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  // A compiler named without a folder runs from PATH, as in the build: the driver finds the
+  // standard library from where it is (PchCache.h, resolveCompiler).
+  Tool.appendArgumentsAdjuster([](const CommandLineArguments &Args, StringRef) {
+    CommandLineArguments A = Args;
+    if (!A.empty())
+      A[0] = resolveCompiler(A[0]);
+    return A;
+  });
   tidy::ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
   DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
                        /*ShouldOwnClient=*/false);

@@ -19,6 +19,8 @@ struct AccelOptions {
   bool Scope = true;
   /// Where automatic PCHs live; empty: no PCH.
   std::string PchCacheDir;
+  /// Also build the TU's project-model summary (TUAnalysis::Summary).
+  bool Summary = false;
 };
 
 struct TUAnalysis {
@@ -27,6 +29,8 @@ struct TUAnalysis {
   std::vector<std::string> Deps;
   bool UsedPch = false, BuiltPch = false;
   std::string NoPchWhy;
+  /// The TU's summary for the project model, as JSON (model/TUSummary.h), when asked for.
+  std::string Summary;
 };
 
 /// clang::tidy::runClangTidy for one file, accelerated as described above. Use a fresh Context per

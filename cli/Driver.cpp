@@ -6,7 +6,10 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
 #include "utils/FileHashes.h"
+#include "cli/CudaHost.h"
 #include "cli/InputCheck.h"
+#include "cli/ProjectConfig.h"
+#include "cli/ProjectFlags.h"
 #include "cli/Progress.h"
 #include "cli/ResultCache.h"
 #include "cli/TidyErrors.h"
@@ -19,12 +22,16 @@
 #include "fixits/ApplyFixes.h"
 #include "fixits/VerifyFixes.h"
 #include "lsp/LspServer.h"
+#include "model/ProjectModel.h"
 #include "report/CodeQuality.h"
+#include "utils/JsonFile.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,6 +45,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <set>
 #include <optional>
 #include <thread>
 
@@ -88,6 +96,15 @@ cl::opt<bool> StrictIncludes("strict-includes",
                                       "clang-tidy. Default: the include is skipped, the rest of the file is "
                                       "analysed, and torchlint says which headers were missing"),
                              cl::cat(Category));
+cl::opt<bool> AllowPartial("allow-partial",
+                           cl::desc("A file with code left unjudged (compiler errors that follow from missing "
+                                    "headers) is a notice, not an input error (exit 0/1 instead of 2/3); see "
+                                    "docs/reliability.md"),
+                           cl::cat(Category));
+cl::opt<bool> NoSynthesis("no-synthesis",
+                          cl::desc("Do not synthesise declarations for missing libraries that have no stand-in "
+                                   "(the code that uses them is then not judged)"),
+                          cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("No summary line"), cl::cat(Category));
 cl::opt<std::string> ColorOpt("use-color", cl::desc("Colour the text output: auto (on a terminal), always, never"),
                               cl::init("auto"), cl::cat(Category));
@@ -102,6 +119,10 @@ cl::opt<bool> NoCache("no-cache", cl::desc("Do not read or write cached results 
 cl::opt<bool> NoPch("no-pch", cl::desc("Do not precompile the leading #include <...> block"), cl::cat(Category));
 cl::opt<bool> NoAccel("no-accel", cl::desc("Run as plain clang-tidy does: whole-AST traversal, no PCH, no cache"),
                       cl::cat(Category));
+cl::opt<bool> PrintCudaHostFlags("print-cuda-host-flags",
+                                  cl::desc("Print the compiler flags that parse a .cu file as CUDA host code without "
+                                           "a CUDA toolkit (for clang-tidy with the plugin) and exit"),
+                                  cl::cat(Category));
 cl::opt<bool> AccelLog("accel-log", cl::Hidden, cl::desc("Report cache hits and PCH use on stderr"));
 
 std::string cacheRoot() { return CacheDir.empty() ? torchlint::defaultCacheDir() : CacheDir.getValue(); }
@@ -119,6 +140,17 @@ cl::opt<std::string> Since("since", cl::desc("Report only findings on lines chan
 cl::opt<std::string> Shard("shard", cl::desc("Analyse only slice K of N (1-based) of the files; see `torchlint merge`"),
                            cl::value_desc("K/N"), cl::cat(Category));
 cl::opt<std::string> ProgressFile("internal-progress", cl::Hidden, cl::desc("Worker progress file"));
+// The project model (issue 23, model/ProjectModel.h).
+cl::opt<bool> NoProject("no-project",
+                        cl::desc("With -p: decide what runs on every training step one file at a time, as "
+                                 "before (default: from a model of every file of the compile database)"),
+                        cl::cat(Category));
+cl::opt<std::string> SummariesOut("internal-summaries", cl::Hidden,
+                                  cl::desc("Worker: write the project-model summaries here"));
+
+/// -p with the project model: every file of the compile database is summarised, the merged model
+/// decides what runs per step, and the files named (all, when none is) are reported on.
+bool ProjectMode = false;
 
 struct Options {
   std::vector<std::string> ExtraArgs; // after --
@@ -152,8 +184,14 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.Checks = Checks.getValue();
   if (HeaderFilter.getNumOccurrences())
     Overrides.HeaderFilterRegex = HeaderFilter.getValue();
+  if (ProjectMode) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
+    Overrides.CheckOptions["ProjectModel"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (StrictIncludes) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
     Overrides.CheckOptions["StrictIncludes"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
+  if (NoSynthesis) // read by every check as StrictIncludes; also in the cache key
+    Overrides.CheckOptions["Synthesis"] = tidy::ClangTidyOptions::ClangTidyValue("false", 1000);
+  if (AllowPartial) // read by the driver only; in the options so that it is in the cache key
+    Overrides.CheckOptions["AllowPartial"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (!Config.empty()) {
     auto Parsed = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config"));
     if (!Parsed) {
@@ -163,13 +201,21 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     return std::make_unique<tidy::ConfigOptionsProvider>(std::move(Global), std::move(Defaults), std::move(*Parsed),
                                                          std::move(Overrides));
   }
-  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults), std::move(Overrides),
-                                                     vfs::getRealFileSystem());
+  // A .clang-tidy that never names a torch check leaves the default set on (cli/ProjectConfig.h).
+  return std::make_unique<torchlint::TorchOptionsProvider>(std::make_unique<tidy::FileOptionsProvider>(
+      std::move(Global), std::move(Defaults), std::move(Overrides), vfs::getRealFileSystem()));
 }
 
-/// The compilation database: `-- flags`, -p, one found next to the sources, or torchlint's
-/// defaults (the libtorch it finds, -std=c++17 or c++20 as its headers need).
+/// The database makeDatabase found where clangd looks, or the flags it guessed (none found):
+/// decided once, by the parent, and passed on to the -j workers.
+std::string DiscoveredDatabase;
+std::vector<std::string> GuessedArgs;
+
+/// The compilation database: `-- flags`, -p, one found where clangd looks for one, or flags
+/// guessed from the project's build files and the libtorch found (-std=c++17 or c++20 as its
+/// headers need, or newer as the project's build says).
 std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooling::CompilationDatabase> Fixed,
+                                                           const std::vector<std::string> &Inputs,
                                                            torchlint::RunResult &R) {
   std::unique_ptr<tooling::CompilationDatabase> DB;
   std::string Err;
@@ -184,18 +230,42 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
       R.Errors.push_back("cannot read the compilation database in '" + BuildPath.getValue() + "': " + Err);
       return nullptr;
     }
-  } else if (!Files.empty()) {
-    DB = tooling::CompilationDatabase::autoDetectFromSource(Files.front(), Err);
+  } else if (!Inputs.empty()) {
+    // Where clangd looks (cli/ProjectFlags.h); the -j workers are given the one found with -p.
+    torchlint::DatabaseFound Found = torchlint::findCompileDatabase(Inputs.front());
+    if (!Found.Path.empty())
+      DB = tooling::CompilationDatabase::loadFromDirectory(sys::path::parent_path(Found.Path), Err);
+    if (DB) {
+      DiscoveredDatabase = Found.Path;
+      if (!Worker && !Quiet)
+        errs() << "torchlint: compile database: " << Found.Path << " (" << Found.Why << "; -p DIR chooses another)\n";
+    }
   }
   if (!DB) {
-    torchlint::TorchInstall T = torchlint::findTorchInstall();
-    std::vector<std::string> Args = torchlint::defaultCompileFlags(T);
-    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", Args);
+    // The project's build files and the libtorch found (cli/TorchInstall.h); the -j workers are
+    // given the same flags after --.
+    std::string Summary;
+    GuessedArgs = torchlint::guessedCompileFlags(Inputs.empty() ? std::string(".") : Inputs.front(), Summary);
+    if (!Worker && !Quiet)
+      errs() << "torchlint: " << Summary << "\n";
+    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", GuessedArgs);
   }
   auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
   // No "N warnings generated." on stderr (findings are reported by torchlint, not by clang).
   Adjusted->appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  // .cu files: CUDA host code, parsed without a CUDA toolkit (cli/CudaHost.h).
+  Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef File) {
+    if (!torchlint::isCudaSource(File))
+      return Args;
+    static const std::string Header = [] {
+      std::string Err, H = torchlint::cudaHostHeader(cacheRoot(), Err);
+      if (H.empty())
+        errs() << "torchlint: warning: CUDA files are parsed as C++: " << Err << "\n";
+      return H;
+    }();
+    return Header.empty() ? Args : torchlint::cudaHostArgs(Args, File, Header);
+  });
   // Our binary does not live next to clang's builtin headers: point at them.
   Adjusted->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef) {
     for (const std::string &A : Args)
@@ -210,7 +280,7 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
 }
 
 int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::vector<std::string> &Extra,
-               torchlint::RunResult &R, torchlint::Progress &Prog) {
+               torchlint::RunResult &R, torchlint::Progress &Prog, std::map<std::string, std::string> &Summaries) {
   std::string Self = sys::fs::getMainExecutable("torchlint", (void *)&runWorkers);
   std::vector<std::vector<std::string>> Groups(N);
   for (size_t I = 0; I < Inputs.size(); ++I)
@@ -234,8 +304,12 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
       Args.push_back("--level=" + std::to_string(Level.getValue()));
     if (Prog.enabled())
       Args.push_back("--internal-progress=" + std::string(Tmp) + ".progress");
+    if (ProjectMode)
+      Args.push_back("--internal-summaries=" + std::string(Tmp) + ".summaries");
     if (!BuildPath.empty())
       Args.push_back("-p=" + BuildPath.getValue());
+    else if (!DiscoveredDatabase.empty())
+      Args.push_back("-p=" + sys::path::parent_path(DiscoveredDatabase).str());
     if (HeaderFilter.getNumOccurrences())
       Args.push_back("--header-filter=" + HeaderFilter.getValue());
     if (!Config.empty())
@@ -244,7 +318,9 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
                             {NoPch, "--no-pch"},
                             {NoAccel, "--no-accel"},
                             {AccelLog, "--accel-log"},
-                            {StrictIncludes, "--strict-includes"}})
+                            {StrictIncludes, "--strict-includes"},
+                            {AllowPartial, "--allow-partial"},
+                            {NoSynthesis, "--no-synthesis"}})
       if (On)
         Args.push_back(Flag);
     Args.push_back("--cache-dir=" + cacheRoot());
@@ -253,6 +329,9 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     if (!Extra.empty()) {
       Args.push_back("--");
       Args.insert(Args.end(), Extra.begin(), Extra.end());
+    } else if (!GuessedArgs.empty()) {
+      Args.push_back("--");
+      Args.insert(Args.end(), GuessedArgs.begin(), GuessedArgs.end());
     }
     std::vector<StringRef> Refs(Args.begin(), Args.end());
     std::string Err;
@@ -303,6 +382,14 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
                          (Err.empty() ? "" : ", " + Err) + ")");
     }
     sys::fs::remove(C.Out);
+    if (ProjectMode) {
+      if (std::optional<json::Value> V = torchlint::readJsonFile(C.Out + ".summaries"))
+        if (const json::Object *O = V->getAsObject())
+          for (const auto &[File, Text] : *O)
+            if (auto T = Text.getAsString())
+              Summaries[File.str()] = T->str();
+      sys::fs::remove(C.Out + ".summaries");
+    }
   }
   Prog.update(Inputs.size(), R.findingCount());
   return 0;
@@ -351,6 +438,18 @@ namespace {
 
 /// --list-checks and --explain: answered from the catalog, no analysis. nullopt when neither.
 std::optional<int> answerInfoCommand() {
+  if (PrintCudaHostFlags) { // cli/CudaHost.h
+    std::string Err, H = torchlint::cudaHostHeader(cacheRoot(), Err);
+    if (H.empty()) {
+      errs() << "torchlint: error: " << Err << "\n";
+      return 2;
+    }
+    std::vector<std::string> Args = torchlint::cudaHostArgs({"clang++"}, "", H);
+    for (size_t I = 1; I < Args.size(); ++I)
+      outs() << (I > 1 ? " " : "") << Args[I];
+    outs() << "\n";
+    return 0;
+  }
   if (ListChecks) {
     for (const torchlint::CheckInfo &C : torchlint::catalog())
       outs() << formatv("{0,-32} level {1,-7} {2,-20} {3}{4}\n", C.Name, C.Level, C.Category, C.Fixable ? "[fix] " : "",
@@ -404,9 +503,13 @@ void warnAboutOptions(const std::vector<std::string> &Inputs) {
     errs() << "torchlint: warning: --verify does nothing without --fix\n";
   if (Worker)
     return;
-  if (Config.empty())
+  if (Config.empty()) {
     for (const std::string &W : torchlint::unknownChecksInConfigFiles(Inputs))
       errs() << "torchlint: warning: " << W << "\n";
+    if (auto P = makeOptionsProvider())
+      for (const std::string &W : torchlint::configsDisablingEveryTorchCheck(*P, Inputs))
+        errs() << "torchlint: warning: " << W << "\n";
+  }
   else if (auto P = tidy::parseConfiguration(MemoryBufferRef(Config.getValue(), "--config")); P && P->Checks)
     for (const std::string &N : torchlint::unknownCheckNames(*P->Checks))
       errs() << "torchlint: warning: unknown check '" << N << "' in --config; see --list-checks\n";
@@ -421,6 +524,10 @@ struct Run {
   torchlint::RunResult R;
   torchlint::FileHashes Seen; // what the analysis read, for --fix to refuse files changed since
   bool AnalysisCrashed = false;
+  // Project mode: the files of the database analysed only for the model (not reported on), and
+  // every TU's summary (JSON text) by file.
+  std::vector<std::string> ModelOnly;
+  std::map<std::string, std::string> Summaries;
 };
 
 /// The results of Run.Inputs: from the result cache where the inputs are unchanged, else by
@@ -429,8 +536,8 @@ struct Run {
 bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   torchlint::RunResult &R = Run.R;
   // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
-  if (!Run.Inputs.empty())
-    Run.DB = makeDatabase(std::move(Run.Fixed), R);
+  if (!Run.Inputs.empty() && !Run.DB)
+    Run.DB = makeDatabase(std::move(Run.Fixed), Run.Inputs, R);
   std::optional<torchlint::ResultCache> Cache;
   if (!NoCache && !NoAccel)
     Cache.emplace(cacheRoot());
@@ -439,10 +546,15 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   auto KeyProvider = makeOptionsProvider();
   if (!KeyProvider)
     return false;
-  for (const std::string &F : Run.DB ? Run.Inputs : std::vector<std::string>()) {
+  std::vector<std::string> All = Run.Inputs;
+  All.insert(All.end(), Run.ModelOnly.begin(), Run.ModelOnly.end());
+  for (const std::string &F : Run.DB ? All : std::vector<std::string>()) {
     if (Cache) {
       std::string K = Cache->key(*Run.DB, F, KeyProvider->getOptions(F));
-      if (Cache->lookup(K, R)) {
+      std::string Summary;
+      if (Cache->lookup(K, R, ProjectMode ? &Summary : nullptr)) {
+        if (ProjectMode)
+          Run.Summaries[F] = std::move(Summary);
         if (AccelLog)
           errs() << "torchlint: " << F << ": cached result\n";
         continue;
@@ -451,13 +563,25 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     }
     Todo.push_back(F);
   }
+  // A worker hands its summaries back in a file (the parent's runWorkers reads it).
+  auto WriteSummaries = make_scope_exit([&] {
+    if (SummariesOut.empty())
+      return;
+    json::Object O;
+    for (auto &[File, Text] : Run.Summaries)
+      O[File] = Text;
+    std::error_code EC;
+    raw_fd_ostream OS(SummariesOut, EC);
+    if (!EC)
+      OS << json::Value(std::move(O));
+  });
   if (Todo.empty())
     return true;
 
   unsigned N = Jobs ? Jobs.getValue() : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   N = std::min<unsigned>(N, Todo.size());
   if (N > 1 && !Worker) {
-    runWorkers(Todo, N, Run.ExtraArgs, R, Prog);
+    runWorkers(Todo, N, Run.ExtraArgs, R, Prog, Run.Summaries);
     // The workers' headers were read in other processes: hash them now (weaker; see
     // docs/reliability.md).
     if (Fix)
@@ -492,6 +616,8 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       R.Findings.push_back(std::move(Fd));
     for (std::string &E : One.Errors)
       R.Errors.push_back(std::move(E));
+    for (std::string &N : One.Notices)
+      R.Notices.push_back(std::move(N));
   };
   if (NoAccel) {
     // As clang-tidy, one TU at a time (each with its own context, so that its results are its own).
@@ -508,7 +634,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       One.FilesAnalyzed = 1;
       if (!ProgressFile.empty())
         torchlint::appendProgress(ProgressFile, One.findingCount());
-      torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+      torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
       Merge(One);
     }
     return true;
@@ -516,6 +642,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   torchlint::AccelOptions AO;
   if (!NoPch)
     AO.PchCacheDir = cacheRoot();
+  AO.Summary = ProjectMode;
   for (const std::string &F : Todo) {
     // A context per TU: analyzeTU gives each TU its own DiagnosticIDs, and a context maps
     // diagnostic IDs to check names for its whole life.
@@ -533,17 +660,58 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       errs() << "torchlint: " << F << ": analysed, pch "
              << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", " << A.Deps.size()
              << " files read\n";
-    torchlint::foldPartialAnalysis(One, F, StrictIncludes);
+    torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
     // Not a partial analysis: once the header is installed, the file must be analysed again
     // (a missing file is not among the dependencies the cache checks).
-    if (Cache && One.Errors.empty())
-      Cache->store(Keys[F], One, A.Deps);
+    // Nor a file typed through stand-in or synthesised declarations (a notice): the same holds.
+    if (Cache && One.Errors.empty() && One.Notices.empty())
+      Cache->store(Keys[F], One, A.Deps, A.Summary);
+    if (ProjectMode && !A.Summary.empty())
+      Run.Summaries[F] = std::move(A.Summary);
     if (!ProgressFile.empty())
       torchlint::appendProgress(ProgressFile, One.findingCount());
     Merge(One);
     Prog.update(R.FilesAnalyzed, R.findingCount());
   }
   return true;
+}
+
+/// Project mode: merges the summaries into the project model, decides every finding that rests on
+/// code being hot (model/HotBasis.h), and leaves out the findings of files analysed only for the
+/// model. The model's notes (bad input) go to stderr.
+void decideWithProjectModel(Run &Run) {
+  if (!ProjectMode || Worker)
+    return;
+  torchlint::model::ProjectModel M;
+  for (auto &[File, Text] : Run.Summaries) {
+    Expected<json::Value> V = json::parse(Text);
+    if (!V) {
+      consumeError(V.takeError());
+      M.addJson(json::Value(nullptr), File);
+      continue;
+    }
+    M.addJson(*V, File);
+  }
+  M.finish();
+  if (!Quiet)
+    for (const std::string &N : M.notes())
+      errs() << "torchlint: note: " << N << "\n";
+  auto Abs = [](StringRef P) {
+    SmallString<256> A(P);
+    sys::fs::make_absolute(A);
+    sys::path::remove_dots(A, true);
+    return std::string(A);
+  };
+  std::set<std::string> Hidden;
+  for (const std::string &F : Run.ModelOnly)
+    Hidden.insert(Abs(F));
+  std::vector<torchlint::Finding> Kept;
+  for (torchlint::Finding &F : Run.R.Findings) {
+    if (!M.resolve(F) || (!F.isCompilerError() && Hidden.count(F.File)))
+      continue;
+    Kept.push_back(std::move(F));
+  }
+  Run.R.Findings = std::move(Kept);
 }
 
 /// --baseline and --since: drop the findings the user already knows of.
@@ -578,7 +746,7 @@ void applyFixIts(Run &Run) {
     R.Errors.push_back("--fix: " + E);
   if (Verify && !FR.FilesChanged.empty()) {
     if (!Run.DB)
-      Run.DB = makeDatabase(std::move(Run.Fixed), R);
+      Run.DB = makeDatabase(std::move(Run.Fixed), Run.Inputs, R);
     if (Run.DB) {
       torchlint::VerifyReport VR = torchlint::verifyFixes(FR, Run.Inputs, *Run.DB);
       for (const std::string &W : VR.Restored)
@@ -640,6 +808,8 @@ bool writeReport(const Run &Run, torchlint::Format Fmt) {
   if ((Fmt != torchlint::Format::Text || File) && !Worker) {
     for (const std::string &E : R.Errors)
       errs() << "torchlint: error: " << E << "\n";
+    for (const std::string &N : R.Notices)
+      errs() << "torchlint: note: " << N << "\n";
     for (const torchlint::Finding &F : R.Findings)
       if (F.isCompilerError())
         errs() << F.File << ":" << F.Line << ":" << F.Column << ": error: " << F.Message << "\n";
@@ -686,16 +856,58 @@ int main(int argc, const char **argv) {
   std::optional<torchlint::Format> Fmt = parseFormat();
   if (!Fmt)
     return 2;
-  if (Files.empty()) {
+  ProjectMode = (!BuildPath.empty() || !SummariesOut.empty()) && !NoProject && !NoAccel && !Run.Fixed;
+  if (Files.empty() && !(ProjectMode && !Worker)) {
     errs() << "torchlint: error: no input files; usage: torchlint [options] FILE... [-- FLAGS]\n";
     return 2;
   }
   if (!Worker)
     warnUnknownChecks(checksGlob());
 
-  // 2. Inputs: the files that exist and are source files, this shard of them.
-  Run.Inputs = torchlint::checkInputs(Files, {BuildPath.getValue(), Run.Fixed != nullptr}, Run.R);
+  // 2. Inputs: the files that exist and are source files, this shard of them. In project mode, the
+  // compile database's other files are analysed for the model only (a file it lists that no
+  // longer exists is left out, with a note).
+  std::vector<std::string> Named(Files.begin(), Files.end());
+  if (ProjectMode && !Worker) {
+    Run.DB = makeDatabase(nullptr, Named, Run.R);
+    if (!Run.DB) {
+      torchlint::RunResult &R = Run.R;
+      for (const std::string &E : R.Errors)
+        errs() << "torchlint: error: " << E << "\n";
+      return 2;
+    }
+    std::set<std::string> Listed;
+    for (std::string F : Run.DB->getAllFiles()) {
+      if (!sys::fs::exists(F)) {
+        if (!Quiet)
+          errs() << "torchlint: note: the compile database lists '" << F
+                 << "', which does not exist; the project model is built from the other files\n";
+        continue;
+      }
+      Listed.insert(F);
+    }
+    if (Named.empty())
+      Named.assign(Listed.begin(), Listed.end());
+    Run.Inputs = torchlint::checkInputs(Named, {BuildPath.getValue(), false}, Run.R);
+    std::set<std::string> Reported;
+    for (const std::string &F : Run.Inputs) {
+      SmallString<256> A(F);
+      sys::fs::make_absolute(A);
+      sys::path::remove_dots(A, true);
+      Reported.insert(std::string(A));
+    }
+    for (const std::string &F : Listed)
+      if (!Reported.count(F))
+        Run.ModelOnly.push_back(F);
+  } else {
+    Run.Inputs = torchlint::checkInputs(Named, {BuildPath.getValue(), Run.Fixed != nullptr}, Run.R);
+  }
   warnAboutOptions(Run.Inputs);
+  if (!Worker && !Quiet)
+    for (const std::string &F : Run.Inputs)
+      if (torchlint::isCudaSource(F))
+        errs() << "torchlint: '" << F << "': CUDA source analysed as host code (no CUDA toolkit needed); its device "
+                  "code (__global__ and __device__ functions) is not analysed\n";
   if (Fix && !Worker)
     for (const std::string &F : Run.Inputs)
       Run.Seen.recordFromDisk(F);
@@ -709,9 +921,10 @@ int main(int argc, const char **argv) {
   }
 
   // 3. Analysis (or cached results).
-  torchlint::Progress Prog(Run.Inputs.size(), /*Allowed=*/!Worker);
+  torchlint::Progress Prog(Run.Inputs.size() + Run.ModelOnly.size(), /*Allowed=*/!Worker);
   if (!analyzeInputs(Run, Prog))
     return 2;
+  decideWithProjectModel(Run);
   torchlint::collapseCompilerErrors(Run.R);
   Run.R.sort();
   if (!Run.Inputs.empty()) // also when every result came from the cache and no worker ran

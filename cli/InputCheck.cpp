@@ -1,4 +1,5 @@
 #include "cli/InputCheck.h"
+#include "cli/ProjectFlags.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "core/Catalog.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -54,23 +55,9 @@ std::string jsonDatabasePath(const std::vector<std::string> &Inputs, const Input
   }
   if (Inputs.empty())
     return "";
-  // As CompilationDatabase::autoDetectFromSource: the nearest directory above the first input
-  // that holds a database (compile_commands.json or compile_flags.txt).
-  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Inputs.front()));
-  while (!Dir.empty()) {
-    llvm::SmallString<256> J(Dir), T(Dir);
-    llvm::sys::path::append(J, "compile_commands.json");
-    llvm::sys::path::append(T, "compile_flags.txt");
-    if (fs::exists(J))
-      return std::string(J);
-    if (fs::exists(T))
-      return "";
-    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
-    if (Parent == Dir)
-      break;
-    Dir = Parent;
-  }
-  return "";
+  // Where the driver looks (cli/ProjectFlags.h: where clangd does); a compile_flags.txt is not checked.
+  std::string Found = findCompileDatabase(Inputs.front()).Path;
+  return llvm::sys::path::filename(Found) == "compile_commands.json" ? Found : "";
 }
 
 } // namespace

@@ -20,8 +20,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LockFileManager.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -34,57 +36,148 @@ using namespace llvm;
 
 namespace torchlint {
 
+namespace {
+
+/// One directive of a file's prefix, as leadingSystemIncludes and the include chain read them.
+struct Directive {
+  enum Kind { Angled, Quoted, PragmaOnce, Ifndef, Define, Endif, Other, End } K = Other;
+  std::string Arg; // the header name (includes) or the macro (#ifndef, #define)
+};
+
+bool identStart(char C) { return isAlpha(C) || C == '_'; }
+
+/// Reads the directives at the start of a file, skipping comments and blank lines; anything else
+/// (code, a directive it does not know, a line it cannot read exactly) is Other.
+class PrefixLexer {
+public:
+  explicit PrefixLexer(StringRef S) : S(S), I(S.starts_with("\xEF\xBB\xBF") ? 3 : 0) {}
+
+  Directive next() {
+    size_t N = S.size();
+    auto LineEnd = [&](size_t From) {
+      size_t E = S.find('\n', From);
+      return E == StringRef::npos ? N : E;
+    };
+    while (I < N) {
+      char C = S[I];
+      if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v') {
+        ++I;
+        continue;
+      }
+      StringRef Rest = S.substr(I);
+      if (Rest.starts_with("//")) {
+        size_t E = LineEnd(I);
+        if (S.slice(I, E).rtrim("\r").ends_with("\\")) // continued onto the next line
+          return {};
+        I = E;
+        continue;
+      }
+      if (Rest.starts_with("/*")) {
+        size_t E = S.find("*/", I + 2);
+        if (E == StringRef::npos)
+          return {};
+        I = E + 2;
+        continue;
+      }
+      if (C != '#')
+        return {};
+      size_t E = LineEnd(I);
+      StringRef Line = S.slice(I, E).rtrim("\r");
+      I = E;
+      // A comment that ends the line (`#endif /* MODEL_H */`) goes; one that goes on does not.
+      if (size_t C0 = Line.find("/*"); C0 != StringRef::npos) {
+        size_t C1 = Line.find("*/", C0 + 2);
+        if (C1 == StringRef::npos || !Line.substr(C1 + 2).trim(" \t").empty())
+          return {};
+        Line = Line.take_front(C0);
+      }
+      if (Line.ends_with("\\") || Line.contains("/*") || Line.contains("??"))
+        return {};
+      return directive(Line.drop_front(1).ltrim(" \t"));
+    }
+    return {Directive::End, ""};
+  }
+
+private:
+  /// Nothing, or a line comment.
+  static bool emptyRest(StringRef R) {
+    R = R.trim(" \t");
+    return R.empty() || R.starts_with("//");
+  }
+  static StringRef ident(StringRef &R) {
+    size_t L = 0;
+    while (L < R.size() && (identStart(R[L]) || (L > 0 && isDigit(R[L]))))
+      ++L;
+    StringRef Id = R.take_front(L);
+    R = R.drop_front(L);
+    return Id;
+  }
+  static Directive directive(StringRef R) {
+    StringRef Word = ident(R);
+    bool Sep = !R.empty() && (R[0] == ' ' || R[0] == '\t');
+    if (Word == "include") {
+      if (R.empty() || (!Sep && R[0] != '<' && R[0] != '"')) // #include_next, #includefoo
+        return {};
+      R = R.ltrim(" \t");
+      char Close = R.consume_front("<") ? '>' : R.consume_front("\"") ? '"' : 0;
+      size_t G = Close ? R.find(Close) : StringRef::npos;
+      if (G == StringRef::npos || G == 0 || !emptyRest(R.substr(G + 1)))
+        return {};
+      return {Close == '>' ? Directive::Angled : Directive::Quoted, R.substr(0, G).str()};
+    }
+    if (Word == "pragma" && Sep) {
+      R = R.ltrim(" \t");
+      if (ident(R) == "once" && emptyRest(R))
+        return {Directive::PragmaOnce, ""};
+      return {};
+    }
+    if ((Word == "ifndef" || Word == "define") && Sep) {
+      R = R.ltrim(" \t");
+      StringRef M = ident(R);
+      if (M.empty() || !identStart(M[0]))
+        return {};
+      // #define G, #define G 1: a guard; #define G(x) is not.
+      if (Word == "ifndef" ? !emptyRest(R) : (!R.empty() && R[0] != ' ' && R[0] != '\t'))
+        return {};
+      return {Word == "ifndef" ? Directive::Ifndef : Directive::Define, M.str()};
+    }
+    if (Word == "endif" && (R.empty() || Sep || R.starts_with("//")) && emptyRest(R))
+      return {Directive::Endif, ""};
+    return {};
+  }
+
+  StringRef S;
+  size_t I;
+};
+
+} // namespace
+
+std::string cachePath(StringRef Path, FileManager &Files) {
+  SmallString<256> P(Path);
+  Files.makeAbsolutePath(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+  if (std::any_of(sys::path::begin(P), sys::path::end(P), [](StringRef C) { return C == ".."; })) {
+    SmallString<256> Real;
+    if (!Files.getVirtualFileSystem().getRealPath(P, Real))
+      return std::string(Real);
+    sys::path::remove_dots(P, /*remove_dot_dot=*/true); // a path that does not exist (yet)
+  }
+  return std::string(P);
+}
+
+std::string resolveCompiler(StringRef Argv0) {
+  if (Argv0.empty() || Argv0.starts_with("-") || Argv0.contains('/') || Argv0.contains('\\'))
+    return Argv0.str();
+  if (ErrorOr<std::string> Found = sys::findProgramByName(Argv0))
+    return *Found;
+  return Argv0.str();
+}
+
 std::vector<std::string> leadingSystemIncludes(StringRef S) {
   std::vector<std::string> Out;
-  size_t I = S.starts_with("\xEF\xBB\xBF") ? 3 : 0, N = S.size();
-  auto LineEnd = [&](size_t From) {
-    size_t E = S.find('\n', From);
-    return E == StringRef::npos ? N : E;
-  };
-  while (I < N) {
-    char C = S[I];
-    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v') {
-      ++I;
-      continue;
-    }
-    StringRef Rest = S.substr(I);
-    if (Rest.starts_with("//")) {
-      size_t E = LineEnd(I);
-      if (S.slice(I, E).rtrim("\r").ends_with("\\")) // continued onto the next line
-        break;
-      I = E;
-      continue;
-    }
-    if (Rest.starts_with("/*")) {
-      size_t E = S.find("*/", I + 2);
-      if (E == StringRef::npos)
-        break;
-      I = E + 2;
-      continue;
-    }
-    if (C != '#')
-      break;
-    size_t E = LineEnd(I);
-    StringRef Line = S.slice(I, E).rtrim("\r");
-    if (Line.ends_with("\\") || Line.contains("/*") || Line.contains("??"))
-      break;
-    StringRef R = Line.drop_front(1).ltrim(" \t");
-    if (!R.consume_front("include"))
-      break;
-    if (R.empty() || (R[0] != ' ' && R[0] != '\t' && R[0] != '<')) // #include_next, #includefoo
-      break;
-    R = R.ltrim(" \t");
-    if (!R.consume_front("<"))
-      break;
-    size_t G = R.find('>');
-    if (G == StringRef::npos || G == 0)
-      break;
-    StringRef Name = R.substr(0, G), After = R.substr(G + 1).trim(" \t");
-    if (!After.empty() && !After.starts_with("//"))
-      break;
-    Out.push_back(Name.str());
-    I = E;
-  }
+  PrefixLexer L(S);
+  for (Directive D = L.next(); D.K == Directive::Angled; D = L.next())
+    Out.push_back(D.Arg);
   return Out;
 }
 
@@ -214,11 +307,9 @@ std::optional<std::vector<SearchDir>> searchDirs(const CompilerInvocation &Inv, 
     const DirectoryLookup &DL = *It;
     if (!DL.isNormalDir())
       return std::nullopt;
-    SmallString<256> P(DL.getName());
-    Files.makeAbsolutePath(P);
-    sys::path::remove_dots(P, true);
+    std::string P = cachePath(DL.getName(), Files);
     SrcMgr::CharacteristicKind K = DL.getDirCharacteristic();
-    Out.push_back({std::string(P), Quoted ? "q" : K == SrcMgr::C_User ? "u" : K == SrcMgr::C_System ? "s" : "c"});
+    Out.push_back({P, Quoted ? "q" : K == SrcMgr::C_User ? "u" : K == SrcMgr::C_System ? "s" : "c"});
   }
   return Out;
 }
@@ -228,6 +319,182 @@ bool holds(const SearchDir &D, StringRef Name) {
   sys::path::append(P, Name);
   return sys::fs::exists(P);
 }
+
+/// A header name of libtorch's (`torch/torch.h`, `ATen/ATen.h`).
+bool libtorchName(const std::string &H) {
+  StringRef N(H);
+  return N.starts_with("torch/") || N.starts_with("ATen/") || N.starts_with("c10/") || N.starts_with("caffe2/");
+}
+
+/// The first of Guards that the headers of the PCH in Dir looked at (its "idents": every
+/// identifier of their preprocessor's table, sorted, one a line), or "" when none is. A guard
+/// macro the original TU defines before those headers could change how they parse (one that
+/// shadows a library's own guard, say) only if they look at its name.
+std::optional<std::string> guardClash(StringRef Dir, ArrayRef<std::string> Guards) {
+  if (Guards.empty())
+    return std::string();
+  SmallString<256> P(Dir);
+  sys::path::append(P, "idents");
+  auto Buf = MemoryBuffer::getFile(P, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return std::nullopt;
+  SmallVector<StringRef, 0> Names;
+  (*Buf)->getBuffer().split(Names, '\n', -1, /*KeepEmpty=*/false);
+  for (const std::string &G : Guards)
+    if (std::binary_search(Names.begin(), Names.end(), StringRef(G)))
+      return G;
+  return std::string();
+}
+
+/// The include block a TU's preprocessing starts with when its first includes are the project's
+/// own headers (clangd's preamble is "whatever the file includes first"): the system headers the
+/// preprocessor meets, in order, walking the main file and the project headers it includes before
+/// anything else happens (no code, no macro but include guards, no conditional but the guards).
+/// Loading the PCH of that block in front of the TU is then exact but for the guard macros, which
+/// the original defines before the block's headers are read: Guards lists them, and the PCH is
+/// used only when none is an identifier its headers ever looked at (PchCache.cpp, "idents").
+/// Quoted includes are resolved as clang does outside MSVC mode: the includer's directory, then the
+/// search directories in order. A quoted include found in a system directory or in libtorch is a
+/// member of the block (the search from there on is the angled one); a project header is walked,
+/// also when it is reached with <...> through a user directory (-I).
+struct IncludeChain {
+  IncludeChain(const std::vector<SearchDir> &Dirs, vfs::FileSystem &FS) : Dirs(Dirs), FS(FS) {}
+
+  std::vector<std::string> Block;   // as written, in the order met (each once)
+  std::vector<std::string> Guards;  // include-guard macros defined on the way
+  std::vector<std::string> Headers; // the project headers walked (absolute)
+  std::string Stop;                 // what ended the walk (for the accel log)
+
+  /// Walks File (absolute) from its start; true when it reached its end (so the walk may go on
+  /// in its includer).
+  bool walk(StringRef Path, bool IsMain, int Depth = 0) {
+    if (Depth > 32)
+      return stop("includes nested too deeply");
+    auto Buf = FS.getBufferForFile(Path);
+    if (!Buf)
+      return stop("cannot read " + Path.str());
+    PrefixLexer L((*Buf)->getBuffer());
+    Directive D = L.next();
+    std::string Guard;
+    if (!IsMain) {
+      if (!Walked.insert(Path.str()).second) // included again: skipped if it is guarded
+        return Guarded.count(Path.str()) ? true : stop(Path.str() + " is included twice without a guard");
+      Headers.push_back(Path.str());
+      if (D.K == Directive::PragmaOnce) {
+        Guarded.insert(Path.str());
+        D = L.next();
+      } else if (D.K == Directive::Ifndef) {
+        Directive Def = L.next();
+        if (Def.K != Directive::Define || Def.Arg != D.Arg)
+          return stop(Path.str() + " starts with a conditional that is not an include guard");
+        Guard = D.Arg;
+        Guards.push_back(Guard);
+        Guarded.insert(Path.str());
+        D = L.next();
+      }
+    }
+    for (;; D = L.next()) {
+      switch (D.K) {
+      case Directive::End:
+        return Guard.empty() ? true : stop(Path.str() + ": unterminated include guard");
+      case Directive::Endif:
+        if (Guard.empty() || L.next().K != Directive::End)
+          return stop(Path.str() + ": #endif before its end");
+        return true;
+      case Directive::PragmaOnce:
+        if (IsMain)
+          return stop("#pragma once in the main file");
+        Guarded.insert(Path.str());
+        continue;
+      case Directive::Angled:
+        if (!angled(D.Arg, Depth))
+          return false;
+        continue;
+      case Directive::Quoted:
+        if (!quoted(Path, D.Arg, Depth))
+          return false;
+        continue;
+      default:
+        return stop(IsMain ? "a macro, a conditional or code before the first include"
+                           : "a macro, a conditional or code in " + Path.str());
+      }
+    }
+  }
+
+private:
+  bool stop(std::string Why) {
+    if (Stop.empty())
+      Stop = std::move(Why);
+    return false;
+  }
+  void add(const std::string &Name) {
+    if (InBlock.insert(Name).second)
+      Block.push_back(Name);
+  }
+  bool isFile(StringRef P) {
+    auto St = FS.status(P);
+    return St && St->isRegularFile();
+  }
+  /// As cachePath: "." removed, the real path where there is a "..".
+  void normalise(SmallString<256> &P) {
+    sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+    SmallString<256> Real;
+    if (std::any_of(sys::path::begin(P), sys::path::end(P), [](StringRef C) { return C == ".."; }) &&
+        !FS.getRealPath(P, Real))
+      P = Real;
+  }
+  /// `#include <Name>`: a member of the block, or the project's own header found through -I
+  /// (`<proj/model.h>`), walked.
+  bool angled(StringRef Name, int Depth) {
+    if (sys::path::is_absolute(Name))
+      return stop("#include <" + Name.str() + "> names an absolute path");
+    for (const SearchDir &D : Dirs) {
+      if (D.Kind == "q")
+        continue;
+      SmallString<256> P(D.Path);
+      sys::path::append(P, Name);
+      normalise(P);
+      if (!isFile(P))
+        continue;
+      if (D.Kind == "u" && !isLibtorchFile(P))
+        return walk(P, false, Depth + 1);
+      break;
+    }
+    add(Name.str()); // a system header, libtorch, or missing (the PCH's build decides)
+    return true;
+  }
+  bool quoted(StringRef Includer, StringRef Name, int Depth) {
+    if (sys::path::is_absolute(Name))
+      return stop("#include \"" + Name.str() + "\" names an absolute path");
+    SmallString<256> P(sys::path::parent_path(Includer));
+    sys::path::append(P, Name);
+    normalise(P);
+    if (isFile(P)) {
+      if (isLibtorchFile(P))
+        return stop("#include \"" + Name.str() + "\" reaches libtorch from its includer's folder");
+      return walk(P, false, Depth + 1);
+    }
+    for (const SearchDir &D : Dirs) {
+      P = D.Path;
+      sys::path::append(P, Name);
+      normalise(P);
+      if (!isFile(P))
+        continue;
+      if (D.Kind == "s" || D.Kind == "c" || isLibtorchFile(P)) {
+        if (D.Kind == "q") // <Name> would not search this directory
+          return stop("#include \"" + Name.str() + "\" found in an -iquote folder");
+        add(Name.str());
+        return true;
+      }
+      return walk(P, false, Depth + 1);
+    }
+    return stop("#include \"" + Name.str() + "\" not found");
+  }
+
+  const std::vector<SearchDir> &Dirs;
+  vfs::FileSystem &FS;
+  std::set<std::string> InBlock, Walked, Guarded;
+};
 
 /// Whether a TU searching Dirs resolves every name of M's block as M's build did: each name is
 /// held by the same directories, of the same kinds, in the same order (whatever the search starts
@@ -313,6 +580,8 @@ public:
   std::set<std::string> Names;
   std::vector<Dep> Deps;
   std::string Block;
+  /// Every identifier the block's preprocessor looked at, sorted, one a line (guardClash).
+  std::string Idents;
 
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
@@ -340,12 +609,15 @@ protected:
       FileEntryRef FE = It->first;
       if (FE.getName() == Block)
         continue;
-      SmallString<256> P(FE.getName());
-      CI.getFileManager().makeAbsolutePath(P);
-      llvm::sys::path::remove_dots(P, true);
       Deps.push_back(
-          {std::string(P), static_cast<int64_t>(FE.getSize()), static_cast<int64_t>(FE.getModificationTime())});
+          {cachePath(FE.getName(), CI.getFileManager()), static_cast<int64_t>(FE.getSize()), static_cast<int64_t>(FE.getModificationTime())});
     }
+    std::vector<StringRef> Ids;
+    for (const auto &E : CI.getPreprocessor().getIdentifierTable())
+      Ids.push_back(E.getKey());
+    llvm::sort(Ids);
+    for (StringRef Id : Ids)
+      (Idents += Id) += '\n';
     GeneratePCHAction::EndSourceFileAction();
   }
 
@@ -379,7 +651,24 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     U.Why = "cannot read the main file";
     return U;
   }
+  std::optional<std::vector<SearchDir>> Dirs = searchDirs(Inv, Files);
   std::vector<std::string> Block = leadingSystemIncludes((*Buf)->getBuffer());
+  // A main file whose own block has no libtorch include (a project header first, say): the block
+  // the preprocessor meets through the project's headers (IncludeChain). Blocks that name
+  // libtorch in the main file keep to it, so that they share the PCH of the torch.h-first files.
+  std::vector<std::string> Guards;
+  if (Dirs && !Inv.getLangOpts().MSVCCompat &&
+      std::none_of(Block.begin(), Block.end(), [](const std::string &H) { return libtorchName(H); })) {
+    IncludeChain C(*Dirs, Files.getVirtualFileSystem());
+    C.walk(cachePath(Main, Files), /*IsMain=*/true);
+    if (!C.Block.empty() && (C.Block.size() > Block.size() || !C.Headers.empty())) {
+      Block = std::move(C.Block);
+      Guards = std::move(C.Guards);
+    } else if (Block.empty()) {
+      U.Why = "no leading #include <...> block" + (C.Stop.empty() ? std::string() : ": " + C.Stop);
+      return U;
+    }
+  }
   if (Block.empty()) {
     U.Why = "no leading #include <...> block";
     return U;
@@ -389,7 +678,6 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   // search directories, and (below) the block. The directories are not in the key: the PCHs of a
   // key are variants, each valid for the TUs whose directories resolve the block's headers as its
   // build did (sharedResolution), so TUs that differ only in unrelated -I folders share one.
-  std::optional<std::vector<SearchDir>> Dirs = searchDirs(Inv, Files);
   CompilerInvocation Keyed(Inv);
   if (Dirs)
     Keyed.getHeaderSearchOpts().UserEntries.clear();
@@ -398,7 +686,9 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     Base.update(S);
     Base.update(StringRef("\0", 1));
   };
-  Feed("torchlint-pch-3"); // 2: templates instantiated into the PCH; 3: variants by resolution
+  // 2: templates instantiated into the PCH; 3: variants by resolution; 4: the identifiers the
+  // block's headers looked at, for the guard macros of an include chain.
+  Feed("torchlint-pch-4");
   Feed(getClangFullVersion());
   Feed(TORCHLINT_VERSION);
   std::vector<std::string> Args = Keyed.getCC1CommandLine();
@@ -422,12 +712,20 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   // only after it share one PCH. A block without libtorch is precompiled whole.
   size_t Keep = Block.size();
   for (size_t I = Block.size(); I > 0; --I) {
-    StringRef H = Block[I - 1];
-    if (H.starts_with("torch/") || H.starts_with("ATen/") || H.starts_with("c10/") || H.starts_with("caffe2/")) {
+    if (libtorchName(Block[I - 1])) {
       Keep = I;
       break;
     }
   }
+  // An include chain's guard macros must be names the PCH's headers never looked at.
+  auto GuardsClear = [&](StringRef Dir) {
+    std::optional<std::string> Clash = guardClash(Dir, Guards);
+    if (Clash && Clash->empty())
+      return true;
+    U.Why = Clash ? "the include guard " + *Clash + " of a project header is a name the precompiled headers use"
+                  : "cannot read " + Dir.str() + "/idents";
+    return false;
+  };
   for (int Round = 0; Round < 8 && Keep > 0; ++Round) {
     std::string Text;
     for (size_t I = 0; I < Keep; ++I)
@@ -460,6 +758,8 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     Manifest M;
     if (readManifest(ManifestPath, M) && depsUnchanged(M)) {
       if (M.Status == "ok" && sys::fs::exists(PchPath)) {
+        if (!GuardsClear(Dir))
+          return U;
         U.Path = PchPath;
         for (Dep &D : M.Deps)
           U.Deps.push_back(std::move(D.Path));
@@ -572,8 +872,14 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
       U.Why = "cannot write " + PchPath;
       return U;
     }
+    if (!writeFileAtomically((Dir + "/idents").str(), Act.Idents)) {
+      U.Why = "cannot write " + std::string(Dir) + "/idents";
+      return U;
+    }
     Out.Status = "ok";
     writeManifest(ManifestPath, Out);
+    if (!GuardsClear(Dir))
+      return U;
     U.Path = PchPath;
     U.Built = true;
     for (Dep &D : Out.Deps)

@@ -24,6 +24,18 @@ class PCHContainerOperations;
 
 namespace torchlint {
 
+/// Path as the caches record it: absolute (against Files' working directory), without "." and,
+/// where it has a "..", the real path. Removing ".." lexically is wrong after a symbolic link: a
+/// compiler named without a folder (`clang++` in a compile database) finds the C++ library as
+/// `/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12`, which is /usr/include/c++/12 where
+/// /lib links to usr/lib, and /include/c++/12 (no such folder) read lexically.
+std::string cachePath(llvm::StringRef Path, clang::FileManager &Files);
+
+/// The compiler of a compile command as the build runs it: a name without a folder (`clang++`,
+/// `g++`) looked up in PATH, as a shell would; anything else unchanged. The driver finds its
+/// installation, the GCC it uses and so the standard library's folders from this path.
+std::string resolveCompiler(llvm::StringRef Argv0);
+
 /// The leading `#include <...>` directives of Source, as written (`torch/torch.h`), before any
 /// other directive, declaration or quoted include. Comments and blank lines are skipped.
 std::vector<std::string> leadingSystemIncludes(llvm::StringRef Source);

@@ -1,4 +1,5 @@
 #include "cli/ResultCache.h"
+#include "cli/PchCache.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "utils/JsonFile.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -67,7 +68,7 @@ std::string ResultCache::key(const clang::tooling::CompilationDatabase &DB, Stri
     H.update(S);
     H.update(StringRef("\0", 1));
   };
-  Feed("torchlint-result-1");
+  Feed("torchlint-result-2"); // 2: the compiler found in PATH
   Feed(TORCHLINT_VERSION);
   Feed(LLVM_VERSION_STRING);
   Feed(selfIdentity());
@@ -81,6 +82,9 @@ std::string ResultCache::key(const clang::tooling::CompilationDatabase &DB, Stri
     Feed(C.Filename);
     for (const std::string &A : C.CommandLine)
       Feed(A);
+    // A compiler named without a folder: the one PATH finds now (Accel.cpp runs that one).
+    if (!C.CommandLine.empty())
+      Feed(resolveCompiler(C.CommandLine.front()));
   }
   Feed(clang::tidy::configurationAsText(Effective));
   return toHex(H.final<16>(), /*LowerCase=*/true);
@@ -92,7 +96,7 @@ std::string ResultCache::entryPath(StringRef Key) const {
   return std::string(P);
 }
 
-bool ResultCache::lookup(StringRef Key, RunResult &Out) const {
+bool ResultCache::lookup(StringRef Key, RunResult &Out, std::string *Summary) const {
   if (Key.empty())
     return false;
   std::optional<json::Value> V = readJsonFile(entryPath(Key));
@@ -103,6 +107,9 @@ bool ResultCache::lookup(StringRef Key, RunResult &Out) const {
   auto Result = O ? O->getString("result") : std::nullopt;
   if (!Deps || !Result)
     return false;
+  auto Sum = O->getString("summary");
+  if (Summary && !Sum)
+    return false; // analysed without the project model: analyse again
   for (const json::Value &D : *Deps) {
     const json::Array *T = D.getAsArray();
     if (!T || T->size() != 4)
@@ -125,13 +132,15 @@ bool ResultCache::lookup(StringRef Key, RunResult &Out) const {
   std::string Err;
   if (!readJson(*Result, R, Err))
     return false;
+  if (Summary)
+    *Summary = Sum->str();
   Out.FilesAnalyzed += R.FilesAnalyzed;
   for (Finding &F : R.Findings)
     Out.Findings.push_back(std::move(F));
   return true;
 }
 
-void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string> Deps) const {
+void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string> Deps, StringRef Summary) const {
   if (Key.empty() || R.hasErrors())
     return; // compiler errors may come from files that do not exist yet: never cache them
   json::Array A;
@@ -156,7 +165,10 @@ void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string>
     raw_fd_ostream OS(Tmp, EC);
     if (EC)
       return;
-    OS << json::Value(json::Object{{"deps", std::move(A)}, {"result", Result}});
+    json::Object Entry{{"deps", std::move(A)}, {"result", Result}};
+    if (!Summary.empty())
+      Entry["summary"] = Summary.str();
+    OS << json::Value(std::move(Entry));
   }
   if (sys::fs::rename(Tmp, Path))
     sys::fs::remove(Tmp);

@@ -31,10 +31,13 @@ public:
   /// The key of File's analysis under DB's command and the effective options of the file.
   std::string key(const clang::tooling::CompilationDatabase &DB, llvm::StringRef File,
                   const clang::tidy::ClangTidyOptions &Effective) const;
-  /// Appends the stored result of Key to Out when it is still valid.
-  bool lookup(llvm::StringRef Key, RunResult &Out) const;
-  /// Stores R (the result of one TU, which read Deps) under Key.
-  void store(llvm::StringRef Key, const RunResult &R, llvm::ArrayRef<std::string> Deps) const;
+  /// Appends the stored result of Key to Out when it is still valid. With Summary, only an entry
+  /// that holds the TU's project-model summary is valid, and Summary gets it.
+  bool lookup(llvm::StringRef Key, RunResult &Out, std::string *Summary = nullptr) const;
+  /// Stores R (the result of one TU, which read Deps) under Key, with its project-model summary
+  /// (JSON text) when not empty.
+  void store(llvm::StringRef Key, const RunResult &R, llvm::ArrayRef<std::string> Deps,
+             llvm::StringRef Summary = "") const;
 
 private:
   std::string entryPath(llvm::StringRef Key) const;

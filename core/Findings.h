@@ -38,6 +38,9 @@ struct RunResult {
   std::vector<Finding> Findings;
   /// Tool or input errors that are not diagnostics (missing file, bad compile database).
   std::vector<std::string> Errors;
+  /// Notices: what the user should know that is not an error and leaves the exit status alone
+  /// (a file typed completely through stand-in or synthesised declarations; --allow-partial).
+  std::vector<std::string> Notices;
   unsigned FilesAnalyzed = 0;
 
   unsigned findingCount() const;

@@ -2,13 +2,18 @@
 #include "core/Catalog.h"
 #include "core/Findings.h"
 #include "core/PerTU.h"
+#include "core/Synthesis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -16,6 +21,8 @@
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
+#include <cstring>
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -85,16 +92,68 @@ namespace {
 /// when it dies: a later TU's preprocessor at the same address gets its own).
 thread_local const Preprocessor *InstalledIn = nullptr;
 
+/// The places of the compiler errors of each TU being parsed (by its source manager): a statement
+/// that clang drops entirely (it names an unknown namespace) leaves no node in the AST, only its
+/// error; ErrorRanges counts these places as code with errors too.
+thread_local std::map<const SourceManager *, std::vector<SourceLocation>> ErrorPlaces;
+/// The TUs (by source manager) with a missing header that is not libtorch's core.
+thread_local std::set<const SourceManager *> MissedHeaders;
+
+/// Forwards every diagnostic to the client it replaces, and records the places of errors.
+class ErrorRecorder : public DiagnosticConsumer {
+public:
+  ErrorRecorder(DiagnosticConsumer *Next, std::unique_ptr<DiagnosticConsumer> Owned, const SourceManager &SM)
+      : Next(Next), Owned(std::move(Owned)), SM(SM) {}
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override { Next->BeginSourceFile(LO, PP); }
+  void EndSourceFile() override { Next->EndSourceFile(); }
+  void finish() override { Next->finish(); }
+  bool IncludeInDiagnosticCounts() const override { return Next->IncludeInDiagnosticCounts(); }
+  void clear() override {
+    Next->clear();
+    DiagnosticConsumer::clear();
+  }
+  void HandleDiagnostic(DiagnosticsEngine::Level L, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L >= DiagnosticsEngine::Error && Info.getLocation().isValid() && Info.getID() != diag::err_pp_file_not_found &&
+        Info.getID() != diag::err_pp_hash_error)
+      ErrorPlaces[&SM].push_back(Info.getLocation());
+    Next->HandleDiagnostic(L, Info);
+  }
+
+private:
+  DiagnosticConsumer *Next;
+  std::unique_ptr<DiagnosticConsumer> Owned;
+  const SourceManager &SM;
+};
+
+bool isUnder(llvm::StringRef Path, llvm::StringRef Dir) {
+  return !Dir.empty() && Path.starts_with(Dir) && Path.size() > Dir.size() &&
+         llvm::sys::path::is_separator(Path[Dir.size()]);
+}
+
 /// Decides, for each missing header, whether the parse may go on (see setUpIncludeRecovery), and
-/// says which includes were served by a stand-in header.
+/// says which includes were served by a stand-in header or by synthesised declarations.
 class IncludeRecovery : public PPCallbacks {
 public:
-  IncludeRecovery(DiagnosticsEngine &D, const SourceManager &SM, bool Strict, std::string StandIns)
-      : Diags(D), SM(SM), Strict(Strict), StandIns(std::move(StandIns)) {}
-  ~IncludeRecovery() override { InstalledIn = nullptr; }
+  IncludeRecovery(Preprocessor &PP, bool Strict, std::string StandIns, std::string Synth, std::string SynthNames,
+                  bool Nested)
+      : PP(PP), Diags(PP.getDiagnostics()), SM(PP.getSourceManager()), Strict(Strict), StandIns(std::move(StandIns)),
+        Synth(std::move(Synth)), SynthNames(std::move(SynthNames)), Nested(Nested) {}
+  ~IncludeRecovery() override {
+    if (!Nested) {
+      ErrorPlaces.erase(&SM);
+      MissedHeaders.erase(&SM);
+    }
+    if (!Nested && InstalledIn == &PP)
+      InstalledIn = nullptr;
+    if (!Nested && !Synth.empty())
+      llvm::sys::fs::remove_directories(Synth);
+  }
   bool FileNotFound(llvm::StringRef FileName) override {
     // Called before the "file not found" diagnostic: set its severity for this include.
     bool Fatal = Strict || isLibtorchCoreHeaderName(FileName);
+    if (!Nested && !Fatal)
+      MissedHeaders.insert(&SM);
     Diags.setSeverity(diag::err_pp_file_not_found, Fatal ? diag::Severity::Fatal : diag::Severity::Error,
                       SourceLocation());
     if (!Fatal)
@@ -104,31 +163,300 @@ public:
   void InclusionDirective(SourceLocation HashLoc, const Token &, llvm::StringRef FileName, bool,
                           CharSourceRange FilenameRange, OptionalFileEntryRef File, llvm::StringRef, llvm::StringRef,
                           const Module *, bool, SrcMgr::CharacteristicKind) override {
-    // An include of the user's that only the stand-in folder (searched last) could serve: the
-    // real header is missing. Said as the missing header it is (missingHeaderOf reads it), so the
-    // file is reported as analysed partially; the stand-in's own includes are not the user's.
-    if (!File || StandIns.empty() || !inStandIns(File->getName()))
+    // An include of the user's that only the stand-in folder or the synthesised declarations
+    // (searched last) could serve: the real header is missing. Said as the missing header it is
+    // (missingHeaderOf reads it), so the file is reported as analysed partially; the stand-in's
+    // own includes are not the user's.
+    if (!File)
+      return;
+    bool ByStandIn = inStandIns(File->getName()), BySynth = isUnder(File->getName(), Synth);
+    if (!ByStandIn && !BySynth)
       return;
     OptionalFileEntryRef Includer = SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(HashLoc)));
-    if (Includer && inStandIns(Includer->getName()))
+    if (Includer && (inStandIns(Includer->getName()) || isUnder(Includer->getName(), Synth)))
       return;
     Diags.setErrorLimit(0);
+    if (!Nested)
+      MissedHeaders.insert(&SM);
+    std::string Msg = ("'" + FileName + "' file not found; ").str();
+    if (ByStandIn) {
+      Msg += StandInUsedText;
+    } else {
+      Msg += SynthUsedText;
+      if (!NamesSaid) // the names once, at the first include they serve
+        Msg += " (" + SynthNames + ")";
+      NamesSaid = true;
+    }
     // A built-in diagnostic with a free text (#error's): clang-tidy names a custom diagnostic ID
     // after the check that registered the same number in an earlier TU of the same run.
-    Diags.Report(FilenameRange.getBegin(), diag::err_pp_hash_error)
-        << ("'" + FileName + "' file not found; " + StandInUsedText).str();
+    Diags.Report(FilenameRange.getBegin(), diag::err_pp_hash_error) << Msg;
   }
 
 private:
-  bool inStandIns(llvm::StringRef Path) const {
-    return Path.starts_with(StandIns) && Path.size() > StandIns.size() &&
-           llvm::sys::path::is_separator(Path[StandIns.size()]);
-  }
+  bool inStandIns(llvm::StringRef Path) const { return isUnder(Path, StandIns); }
+  Preprocessor &PP;
   DiagnosticsEngine &Diags;
   const SourceManager &SM;
   bool Strict;
-  std::string StandIns;
+  std::string StandIns, Synth, SynthNames;
+  bool Nested, NamesSaid = false;
 };
+
+/// Adds the stand-in folder (and the synthesised declarations' folder, Synth) after every other
+/// folder of PP's search; returns the stand-in folder as the file manager names it ("" when none).
+std::string addRecoveryFolders(Preprocessor &PP, bool Strict, const std::string &Synth) {
+  std::string StandIns;
+  if (Strict)
+    return StandIns;
+  // Searched after every other folder: a stand-in serves only an include nothing else can.
+  llvm::SmallString<256> Dir(standInDirectory());
+  llvm::sys::path::remove_dots(Dir, true);
+  if (auto DE = PP.getFileManager().getOptionalDirectoryRef(Dir)) {
+    PP.getHeaderSearchInfo().AddSystemSearchPath(DirectoryLookup(*DE, SrcMgr::C_System, /*isFramework=*/false));
+    StandIns = std::string(DE->getName());
+  }
+  if (!Synth.empty())
+    if (auto DE = PP.getFileManager().getOptionalDirectoryRef(Synth))
+      PP.getHeaderSearchInfo().AddSystemSearchPath(DirectoryLookup(*DE, SrcMgr::C_System, /*isFramework=*/false));
+  return StandIns;
+}
+
+// ---- Synthesised declarations (Synthesis.h): parses of the same file, before the real one ----
+
+/// The names of the headers the main file and its own headers (quoted includes, found, not
+/// libtorch's) include and that no folder serves: a cheap textual scan, so that only files with
+/// a missing header pay for the parses that learn the declarations.
+std::vector<std::string> missingIncludes(Preprocessor &PP) {
+  SourceManager &SM = PP.getSourceManager();
+  FileManager &FM = PP.getFileManager();
+  HeaderSearch &HS = PP.getHeaderSearchInfo();
+  std::vector<std::string> Missing;
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return Missing;
+  std::vector<FileEntryRef> Queue{*Main};
+  std::set<const FileEntry *> Seen{&Main->getFileEntry()};
+  for (size_t Q = 0; Q < Queue.size() && Q < 64; ++Q) {
+    FileEntryRef FE = Queue[Q];
+    std::unique_ptr<llvm::MemoryBuffer> Own;
+    llvm::StringRef Text;
+    if (Q == 0) {
+      Text = SM.getBufferData(SM.getMainFileID());
+    } else {
+      auto B = FM.getBufferForFile(FE);
+      if (!B)
+        continue;
+      Own = std::move(*B);
+      Text = Own->getBuffer();
+    }
+    llvm::SmallVector<llvm::StringRef> Lines;
+    Text.split(Lines, '\n');
+    for (llvm::StringRef L : Lines) {
+      L = L.ltrim(" \t");
+      if (!L.consume_front("#"))
+        continue;
+      L = L.ltrim(" \t");
+      if (!L.consume_front("include"))
+        continue;
+      L = L.ltrim(" \t");
+      if (L.empty() || (L[0] != '<' && L[0] != '"'))
+        continue;
+      bool Angled = L[0] == '<';
+      size_t E = L.find(Angled ? '>' : '"', 1);
+      if (E == llvm::StringRef::npos)
+        continue;
+      llvm::StringRef Name = L.slice(1, E);
+      if (Name.empty() || isLibtorchHeaderName(Name))
+        continue;
+      // Resolved as the preprocessor would, without it (it has not entered the file yet): the
+      // includer's folder for "...", then every search folder; a header map or framework folder
+      // counts as serving it.
+      std::optional<FileEntryRef> R;
+      bool System = false, Unknown = false;
+      if (!Angled) {
+        llvm::SmallString<256> P(FE.getDir().getName());
+        llvm::sys::path::append(P, Name);
+        if (auto F = FM.getOptionalFileRef(P))
+          R = *F;
+      }
+      for (const DirectoryLookup &DL : HS.search_dir_range()) {
+        if (R)
+          break;
+        if (!DL.isNormalDir()) {
+          Unknown = true;
+          continue;
+        }
+        llvm::SmallString<256> P(DL.getDirRef()->getName());
+        llvm::sys::path::append(P, Name);
+        if (auto F = FM.getOptionalFileRef(P)) {
+          R = *F;
+          System = DL.isSystemHeaderDirectory();
+        }
+      }
+      if (!R) {
+        if (!Unknown)
+          Missing.push_back(Name.str());
+        continue;
+      }
+      if (!Angled && !System && !isLibtorchFile(R->getName()) && Seen.insert(&R->getFileEntry()).second)
+        Queue.push_back(*R);
+    }
+  }
+  return Missing;
+}
+
+/// Collects a nested parse's errors with the text around each (Synthesis.h's SynthDiag).
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  explicit ErrorCollector(DeclarationSynthesis &S) : S(S) {}
+  std::vector<SynthDiag> Errors;
+  std::vector<std::string> Missing; // headers no folder serves
+  unsigned Count = 0;               // errors other than missing headers
+  bool Failed = false;              // a fatal error that is not a missing header
+  void HandleDiagnostic(DiagnosticsEngine::Level L, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L < DiagnosticsEngine::Error)
+      return;
+    llvm::SmallString<256> Msg;
+    Info.FormatDiagnostic(Msg);
+    if (std::optional<std::string> H = missingHeaderOf(Msg)) {
+      if (!llvm::StringRef(Msg).contains(StandInUsedText) && !llvm::StringRef(Msg).contains(SynthUsedText) &&
+          !isLibtorchHeaderName(*H))
+        Missing.push_back(*H);
+      if (L == DiagnosticsEngine::Fatal)
+        Failed = true;
+      return;
+    }
+    if (L == DiagnosticsEngine::Fatal)
+      Failed = true;
+    ++Count;
+    SynthDiag D;
+    D.Message = std::string(Msg);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const SourceManager &SM = Info.getSourceManager();
+      auto [FID, Off] = SM.getDecomposedLoc(SM.getFileLoc(Info.getLocation()));
+      bool Invalid = false;
+      llvm::StringRef Buf = SM.getBufferData(FID, &Invalid);
+      if (!Invalid && Off <= Buf.size()) {
+        D.At = Buf.substr(Off, 600).str();
+        D.Before = Buf.slice(Off > 300 ? Off - 300 : 0, Off).str();
+        if (SeenFiles.insert(FID).second && !SM.isInSystemHeader(SM.getLocForStartOfFile(FID)))
+          S.learnAliases(Buf);
+      }
+    }
+    Errors.push_back(std::move(D));
+  }
+
+private:
+  DeclarationSynthesis &S;
+  std::set<FileID> SeenFiles;
+};
+
+/// A syntax-only parse with the same recovery (stand-ins, missing headers not fatal), and the
+/// synthesised declarations of folder Synth.
+class NestedParse : public SyntaxOnlyAction {
+public:
+  explicit NestedParse(std::string Synth) : Synth(std::move(Synth)) {}
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.getDiagnostics().setErrorLimit(0);
+    std::string StandIns = addRecoveryFolders(PP, false, Synth);
+    PP.addPPCallbacks(std::make_unique<IncludeRecovery>(PP, false, std::move(StandIns), Synth, "", /*Nested=*/true));
+    return SyntaxOnlyAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  std::string Synth;
+};
+
+/// Parses Outer's main file as Outer would (its language, target, search and preprocessor
+/// options: the same PCH), with the synthesised declarations of Synth; errors into C.
+void nestedParse(Preprocessor &Outer, const std::string &Synth, ErrorCollector &C) {
+  SourceManager &SM = Outer.getSourceManager();
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main) {
+    C.Failed = true;
+    return;
+  }
+  auto Inv = std::make_shared<CompilerInvocation>();
+  Inv->getLangOpts() = Outer.getLangOpts();
+  Inv->getTargetOpts() = Outer.getTargetInfo().getTargetOpts();
+  Inv->getHeaderSearchOpts() = Outer.getHeaderSearchInfo().getHeaderSearchOpts();
+  Inv->getPreprocessorOpts() = Outer.getPreprocessorOpts();
+  Inv->getPreprocessorOpts().RetainRemappedFileBuffers = true; // the outer parse owns them
+  Inv->getFileSystemOpts() = Outer.getFileManager().getFileSystemOpts();
+  Inv->getDiagnosticOpts().ShowCarets = false; // no "N errors generated."
+  FrontendOptions &FO = Inv->getFrontendOpts();
+  FO.Inputs.clear();
+  FO.Inputs.emplace_back(Main->getName(), InputKind(Language::CXX));
+  FO.ProgramAction = frontend::ParseSyntaxOnly;
+  CompilerInstance CI;
+  CI.setInvocation(std::move(Inv));
+  CI.createDiagnostics(&C, /*ShouldOwnClient=*/false);
+  CI.createFileManager(Outer.getFileManager().getVirtualFileSystemPtr());
+  NestedParse Action(Synth);
+  // (Its result is false whenever an error was reported, the missing headers' included: the
+  // collector says whether the parse itself failed.)
+  CI.ExecuteAction(Action);
+}
+
+/// Learns declarations for the names Outer's main file cannot resolve (Synthesis.h) and writes
+/// them to a new temporary folder: its path, or "" when nothing helps (then nothing is left).
+std::string synthesize(Preprocessor &Outer, std::string &Names) {
+  llvm::SmallString<128> Dir;
+  if (llvm::sys::fs::createUniqueDirectory("torchlint-synth", Dir))
+    return "";
+  std::string D(Dir);
+  auto GiveUp = [&] {
+    llvm::sys::fs::remove_directories(D);
+    return std::string();
+  };
+  DeclarationSynthesis S;
+  S.learnAliases(Outer.getSourceManager().getBufferData(Outer.getSourceManager().getMainFileID()));
+  ErrorCollector First(S);
+  nestedParse(Outer, "", First);
+  std::vector<std::string> Missing;
+  for (const std::string &H : First.Missing)
+    if (synthesisMayServe(H) && std::find(Missing.begin(), Missing.end(), H) == Missing.end())
+      Missing.push_back(H);
+  bool Debug = llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG").has_value();
+  if (Debug)
+    llvm::errs() << "synth: first parse: failed " << First.Failed << ", missing " << Missing.size() << ", errors "
+                 << First.Count << "\n";
+  if (First.Failed || Missing.empty() || First.Count == 0 || !S.learn(First.Errors))
+    return GiveUp();
+  // The parse without them undercounts (clang says nothing about the uses of a declaration of an
+  // unknown type): the declarations kept are those of the synthesised parse with the fewest errors.
+  unsigned Best = ~0u;
+  std::optional<DeclarationSynthesis> BestS;
+  for (unsigned Round = 0; Round < SynthesisMaxRounds; ++Round) {
+    if (!writeSynthesisDirectory(D, S, Missing))
+      return GiveUp();
+    ErrorCollector C(S);
+    nestedParse(Outer, D, C);
+    if (Debug) {
+      llvm::errs() << "synth: round " << Round << ": failed " << C.Failed << ", errors " << C.Count << "\n";
+      for (const SynthDiag &E : C.Errors)
+        llvm::errs() << "  " << E.Message << "\n";
+    }
+    if (C.Failed)
+      break;
+    if (C.Count < Best) {
+      Best = C.Count;
+      BestS = S;
+    }
+    if (C.Count == 0 || !S.learn(C.Errors))
+      break;
+  }
+  if (!BestS || !writeSynthesisDirectory(D, *BestS, Missing))
+    return GiveUp();
+  std::vector<std::string> N = BestS->names();
+  for (size_t I = 0; I < N.size() && I < 12; ++I)
+    Names += (I ? ", " : "") + N[I];
+  if (N.size() > 12)
+    Names += ", ... " + std::to_string(N.size()) + " names";
+  return D;
+}
 
 } // namespace
 
@@ -155,26 +483,54 @@ std::string standInDirectory() {
   return Dir;
 }
 
-void setUpIncludeRecovery(Preprocessor &PP, bool Strict) {
+void setUpIncludeRecovery(Preprocessor &PP, bool Strict) { setUpIncludeRecovery(PP, Strict, !Strict); }
+
+void setUpIncludeRecovery(Preprocessor &PP, bool Strict, bool Synthesize) {
   // One callback per preprocessor: the first torchlint check to ask installs it.
   if (InstalledIn == &PP)
     return;
   InstalledIn = &PP;
-  std::string StandIns;
-  if (!Strict) {
-    // Searched after every other folder: a stand-in serves only an include nothing else can.
-    llvm::SmallString<256> Dir(standInDirectory());
-    llvm::sys::path::remove_dots(Dir, true);
-    if (auto DE = PP.getFileManager().getOptionalDirectoryRef(Dir)) {
-      PP.getHeaderSearchInfo().AddSystemSearchPath(DirectoryLookup(*DE, SrcMgr::C_System, /*isFramework=*/false));
-      StandIns = std::string(DE->getName());
-    }
+  std::string StandIns = addRecoveryFolders(PP, Strict, "");
+  std::string Synth, Names;
+  // Only a file with a header that no folder serves pays for the parses that learn declarations.
+  if (!Strict && Synthesize && !llvm::sys::Process::GetEnv("TORCHLINT_NO_SYNTHESIS") && !missingIncludes(PP).empty()) {
+    if (llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG"))
+      llvm::errs() << "synth: missing includes found\n";
+    Synth = synthesize(PP, Names);
+    if (!Synth.empty())
+      if (auto DE = PP.getFileManager().getOptionalDirectoryRef(Synth))
+        PP.getHeaderSearchInfo().AddSystemSearchPath(DirectoryLookup(*DE, SrcMgr::C_System, /*isFramework=*/false));
   }
   PP.addPPCallbacks(
-      std::make_unique<IncludeRecovery>(PP.getDiagnostics(), PP.getSourceManager(), Strict, std::move(StandIns)));
+      std::make_unique<IncludeRecovery>(PP, Strict, std::move(StandIns), std::move(Synth), std::move(Names), false));
+  // Record where the errors are (ErrorPlaces), forwarding every diagnostic as before.
+  DiagnosticsEngine &D = PP.getDiagnostics();
+  if (DiagnosticConsumer *Client = D.getClient()) {
+    ErrorPlaces[&PP.getSourceManager()].clear();
+    MissedHeaders.erase(&PP.getSourceManager());
+    std::unique_ptr<DiagnosticConsumer> Owned = D.ownsClient() ? D.takeClient() : nullptr;
+    D.setClient(new ErrorRecorder(Client, std::move(Owned), PP.getSourceManager()), /*ShouldOwnClient=*/true);
+  }
 }
 
 namespace {
+
+bool inSynthNamespace(const Decl *D) {
+  const auto *NS = D ? dyn_cast<NamespaceDecl>(D->getDeclContext()) : nullptr;
+  return NS && NS->getIdentifier() && NS->getName() == SynthNamespace;
+}
+
+/// An expression of a synthesised type (Synthesis.h): `vm["data"]`, `spdlog::info(...)`.
+bool isSynthesized(const Expr *E) {
+  if (E->isTypeDependent() || E->getType().isNull())
+    return false;
+  const auto *RD = E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && inSynthNamespace(RD);
+}
+
+bool usesSynthesis(ASTContext &Ctx) {
+  return !Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get(SynthNamespace))).empty();
+}
 
 struct Span {
   FileID File;
@@ -188,12 +544,50 @@ struct Span {
 class ErrorRanges {
 public:
   explicit ErrorRanges(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {
-    if (!Ctx.getDiagnostics().hasErrorOccurred())
+    if (!Ctx.getDiagnostics().hasErrorOccurred() && !usesSynthesis(Ctx))
       return;
     Finder F(*this);
     for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
       if (!isLibraryLocation(SM, D->getLocation()))
         F.TraverseDecl(D);
+    // Errors without a node: a statement clang dropped. Its place is code with errors; what it
+    // named is unknown (Dropped).
+    auto It = ErrorPlaces.find(&SM);
+    if (It != ErrorPlaces.end())
+      for (SourceLocation L : It->second) {
+        if (isLibraryLocation(SM, L))
+          continue;
+        auto P = SM.getDecomposedExpansionLoc(L);
+        Span S{P.first, P.second, P.second};
+        bool Covered = false;
+        for (const Span &E : RealErrors)
+          Covered |= E.contains(S);
+        if (Covered)
+          continue;
+        Errors.push_back(S);
+        RealErrors.push_back(S);
+        Dropped.push_back(S);
+      }
+  }
+  /// A declaration that code with errors names, or that code typed only through synthesised
+  /// declarations is given (it may change it): what it holds is not known.
+  bool tainted(const Decl *D) const { return D && Tainted.count(D->getCanonicalDecl()); }
+  /// The innermost function around Loc holds a statement that clang dropped (whatever it named is
+  /// unknown); not in a function: the TU holds one.
+  bool functionHasDroppedCode(SourceLocation Loc) const {
+    if (Dropped.empty())
+      return false;
+    auto L = SM.getDecomposedExpansionLoc(Loc);
+    const Span *Inner = nullptr;
+    for (const Span &F : Functions)
+      if (F.contains(L) && (!Inner || Inner->contains(F)))
+        Inner = &F;
+    if (!Inner)
+      return true;
+    for (const Span &D : Dropped)
+      if (Inner->contains(D))
+        return true;
+    return false;
   }
   /// The innermost of the error spans and the typed spans (the parts of an expression with errors
   /// that have none themselves) around Loc is an error span.
@@ -210,6 +604,30 @@ public:
           InnerIsError = List == &Errors;
         }
     return InnerIsError;
+  }
+  /// The user's functions that hold code with errors (not code typed through synthesised
+  /// declarations): "main() (line 40)", in order.
+  std::vector<std::pair<SourceLocation, std::string>> unjudged() const {
+    std::vector<std::pair<SourceLocation, std::string>> Out;
+    for (size_t I = 0; I < Functions.size(); ++I) {
+      bool Has = false;
+      for (const Span &E : RealErrors)
+        Has |= Functions[I].contains(E) || E.contains(Functions[I]);
+      // The innermost function only: a lambda's error is the lambda's.
+      for (size_t J = 0; Has && J < Functions.size(); ++J)
+        if (J != I && Functions[I].contains(Functions[J]) && !(Functions[J].contains(Functions[I])))
+          for (const Span &E : RealErrors)
+            if (Functions[J].contains(E)) {
+              bool Elsewhere = false;
+              for (const Span &E2 : RealErrors)
+                Elsewhere |= Functions[I].contains(E2) && !Functions[J].contains(E2);
+              Has = Elsewhere;
+              break;
+            }
+      if (Has)
+        Out.push_back(FunctionDecls[I]);
+    }
+    return Out;
   }
   bool scopeHasErrors(SourceLocation Loc, bool WholeTU) const {
     if (Errors.empty())
@@ -246,7 +664,23 @@ private:
     bool shouldVisitLambdaBody() const { return true; }
     // (No data recursion: every sub-statement comes through here.)
     bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
-      if (const auto *E = dyn_cast_or_null<Expr>(S); E && E->containsErrors()) {
+      if (const auto *E = dyn_cast_or_null<Expr>(S); E && !E->containsErrors() && isSynthesized(E)) {
+        // Typed only through synthesised declarations: nothing rests on it (its parts that are
+        // not are judged).
+        add(Out.Errors, E->getSourceRange());
+        for (const Stmt *Child : S->children())
+          if (const auto *CE = dyn_cast_or_null<Expr>(Child); CE && !CE->containsErrors() && !isSynthesized(CE))
+            add(Out.Typed, CE->getSourceRange());
+        // What is given to unknown code may be changed there: `po::store(..., vm)`, `load(opts)`.
+        if (const auto *Call = dyn_cast<CallExpr>(E))
+          for (unsigned I = isa<CXXOperatorCallExpr>(Call) ? 1 : 0; I < Call->getNumArgs(); ++I)
+            taintReferenced(Call->getArg(I));
+        else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E))
+          for (const Expr *A : Ctor->arguments())
+            taintReferenced(A);
+      } else if (E && E->containsErrors()) {
+        add(Out.RealErrors, E->getSourceRange());
+        taint(E);
         // `log->info("{}", loss.item<float>())` with `log` of an unknown type: the call has
         // errors, its argument `loss.item<float>()` has none and can still be judged.
         // Not the callee: `torch::cuda::synchronize(args.device())` is a call with errors even
@@ -263,6 +697,32 @@ private:
       }
       return RecursiveASTVisitor::TraverseStmt(S, nullptr);
     }
+    /// The variable or field that argument A refers to (`x`, `&x`, `std::move(x)`, `obj.field`).
+    void taintReferenced(const Expr *A) {
+      A = A->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(A); U && U->getOpcode() == UO_AddrOf)
+        A = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *C = dyn_cast<CallExpr>(A); C && C->getNumArgs() == 1 && C->getDirectCallee() &&
+                                                  C->getDirectCallee()->getName() == "move")
+        A = C->getArg(0)->IgnoreParenImpCasts();
+      if (isSynthesized(A))
+        return;
+      if (const auto *R = dyn_cast<DeclRefExpr>(A))
+        Out.Tainted.insert(R->getDecl()->getCanonicalDecl());
+      else if (const auto *M = dyn_cast<MemberExpr>(A))
+        Out.Tainted.insert(M->getMemberDecl()->getCanonicalDecl());
+    }
+    /// Every variable, parameter and field S names.
+    void taint(const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *R = dyn_cast<DeclRefExpr>(S))
+        Out.Tainted.insert(R->getDecl()->getCanonicalDecl());
+      else if (const auto *M = dyn_cast<MemberExpr>(S))
+        Out.Tainted.insert(M->getMemberDecl()->getCanonicalDecl());
+      for (const Stmt *C : S->children())
+        taint(C);
+    }
     bool VisitDecl(Decl *D) {
       // An invalid class (a member or base of an unknown type) still has typed members: each
       // member is judged on its own (an invalid field, a use of it, are errors themselves). An
@@ -274,9 +734,22 @@ private:
           add(Out.Errors, SourceRange(FD->getBeginLoc(), FD->getBody()->getBeginLoc()));
         else
           add(Out.Errors, D->getSourceRange());
+        add(Out.RealErrors, D->getSourceRange());
+        Out.Tainted.insert(D->getCanonicalDecl());
       }
-      if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody())
+      if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody()) {
+        size_t Before = Out.Functions.size();
         add(Out.Functions, FD->getSourceRange());
+        if (Out.Functions.size() > Before) {
+          std::string Name = FD->getQualifiedNameAsString();
+          if (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())
+            Name = "a lambda";
+          else
+            Name += "()";
+          unsigned Line = Out.SM.getExpansionLineNumber(FD->getLocation());
+          Out.FunctionDecls.push_back({FD->getLocation(), Name + " (line " + std::to_string(Line) + ")"});
+        }
+      }
       return true;
     }
 
@@ -290,6 +763,10 @@ private:
 
   const SourceManager &SM;
   std::vector<Span> Errors, Typed, Functions;
+  std::vector<Span> RealErrors; // Errors less the code typed through synthesised declarations
+  std::vector<Span> Dropped;    // errors that left no node (a statement clang dropped)
+  llvm::DenseSet<const Decl *> Tainted;
+  std::vector<std::pair<SourceLocation, std::string>> FunctionDecls; // parallel to Functions
 };
 
 } // namespace
@@ -298,6 +775,65 @@ bool restsOnErrors(ASTContext &Ctx, SourceLocation Loc) {
   if (!Ctx.getDiagnostics().hasErrorOccurred())
     return false;
   return perTU<ErrorRanges>(Ctx).inError(Loc);
+}
+
+bool isSynthesizedExpr(const Expr *E) { return E && isSynthesized(E); }
+
+bool declRestsOnErrors(ASTContext &Ctx, const Decl *D) {
+  if (!D || !Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  return perTU<ErrorRanges>(Ctx).tainted(D);
+}
+
+bool functionHasDroppedCode(ASTContext &Ctx, SourceLocation Loc) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  return perTU<ErrorRanges>(Ctx).functionHasDroppedCode(Loc);
+}
+
+bool evidenceRestsOnErrors(ASTContext &Ctx, std::initializer_list<const Stmt *> Evidence) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  std::function<bool(const Stmt *)> Names = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S); E && isSynthesizedExpr(E))
+      return false; // an unknown value: nothing it names is the evidence
+    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && declRestsOnErrors(Ctx, R->getDecl()))
+      return true;
+    if (const auto *M = dyn_cast<MemberExpr>(S); M && declRestsOnErrors(Ctx, M->getMemberDecl()))
+      return true;
+    for (const Stmt *C : S->children())
+      if (Names(C))
+        return true;
+    return false;
+  };
+  // Whether S names a variable or field (a temporary cannot be changed by other code).
+  std::function<bool(const Stmt *)> NamesDecl = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<DeclRefExpr>(S)) {
+      const auto *D = cast<DeclRefExpr>(S)->getDecl();
+      if (isa<VarDecl, FieldDecl>(D))
+        return true;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(S); M && isa<FieldDecl>(M->getMemberDecl()))
+      return true;
+    for (const Stmt *C : S->children())
+      if (NamesDecl(C))
+        return true;
+    return false;
+  };
+  for (const Stmt *S : Evidence) {
+    if (!S)
+      continue;
+    if (restsOnErrors(Ctx, S->getBeginLoc()) || Names(S) ||
+        (NamesDecl(S) && functionHasDroppedCode(Ctx, S->getBeginLoc())))
+      return true;
+    if (const auto *E = dyn_cast<Expr>(S); E && E->containsErrors())
+      return true;
+  }
+  return false;
 }
 
 bool scopeHasErrors(ASTContext &Ctx, SourceLocation Loc, bool WholeTU) {
@@ -325,12 +861,51 @@ std::string libtorchNotFoundMessage(llvm::StringRef Header) {
       .str();
 }
 
+const char *const UnjudgedText = "code not judged (it rests on compiler errors) in: ";
+
+std::vector<std::pair<SourceLocation, std::string>> unjudgedFunctions(ASTContext &Ctx) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return {};
+  return perTU<ErrorRanges>(Ctx).unjudged();
+}
+
+namespace {
+struct UnjudgedSaid {
+  explicit UnjudgedSaid(ASTContext &) {}
+  bool Said = false;
+};
+} // namespace
+
+void reportUnjudgedCode(ASTContext &Ctx) {
+  UnjudgedSaid &Once = perTU<UnjudgedSaid>(Ctx);
+  if (Once.Said)
+    return;
+  Once.Said = true;
+  // Only for a partial analysis (a missing header): a plain compiler error is its own message.
+  if (!MissedHeaders.count(&Ctx.getSourceManager()))
+    return;
+  std::vector<std::pair<SourceLocation, std::string>> Fs = unjudgedFunctions(Ctx);
+  if (Fs.empty())
+    return;
+  std::string Msg = UnjudgedText;
+  for (size_t I = 0; I < Fs.size() && I < 10; ++I)
+    Msg += (I ? ", " : "") + Fs[I].second;
+  if (Fs.size() > 10)
+    Msg += ", and " + std::to_string(Fs.size() - 10) + " more";
+  Ctx.getDiagnostics().Report(Fs.front().first, diag::err_pp_hash_error) << Msg;
+}
+
 void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
+  foldPartialAnalysis(R, MainFile, Strict, /*AllowPartial=*/false);
+}
+
+void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bool AllowPartial) {
   struct PerFile {
     std::vector<std::string> Missing; // "'x.h' (file:line)"
     std::string Libtorch;             // a missing libtorch core header
     unsigned Others = 0;
-    unsigned StandIns = 0; // of Missing, those served by a stand-in header
+    unsigned StandIns = 0, Synthesised = 0; // of Missing, those served by a stand-in / synthesised declarations
+    std::string Unjudged;                   // "main() (line 40), ..."
   };
   auto Missing = [](const Finding &F, bool Libtorch) {
     std::optional<std::string> H = F.isCompilerError() ? missingHeaderOf(F.Message) : std::nullopt;
@@ -347,6 +922,10 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
       Kept.push_back(std::move(F));
       continue;
     }
+    if (llvm::StringRef(F.Message).starts_with(UnjudgedText)) {
+      P.Unjudged = llvm::StringRef(F.Message).drop_front(strlen(UnjudgedText)).str();
+      continue;
+    }
     if (auto H = missingHeaderOf(F.Message)) {
       if (isLibtorchCoreHeaderName(*H)) {
         if (P.Libtorch.empty())
@@ -354,12 +933,22 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
         continue;
       }
       std::string Where = llvm::sys::path::filename(F.File).str() + ":" + std::to_string(F.Line);
-      bool StandIn = llvm::StringRef(F.Message).contains(StandInUsedText);
+      llvm::StringRef Msg = F.Message;
+      bool StandIn = Msg.contains(StandInUsedText);
+      size_t SynthAt = Msg.find(SynthUsedText);
+      bool Synth = SynthAt != llvm::StringRef::npos;
       if (StandIn)
         Where += ", a stand-in was used";
+      if (Synth) {
+        Where += ", declarations were synthesised";
+        llvm::StringRef Names = Msg.drop_front(SynthAt + strlen(SynthUsedText)).trim();
+        if (Names.consume_front("(") && Names.consume_back(")"))
+          Where += ": " + Names.str();
+      }
       if (Seen.insert(*H).second) { // named once, where it was first included
         P.Missing.push_back("'" + *H + "' (" + Where + ")");
         P.StandIns += StandIn;
+        P.Synthesised += Synth;
       }
       continue;
     }
@@ -378,20 +967,38 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict) {
     return;
   }
   R.Findings = std::move(Findings);
-  std::string Msg = "'" + Main + "': analysed partially: header" + (P.Missing.size() == 1 ? "" : "s") + " not found: ";
+  std::string List;
   for (size_t I = 0; I < P.Missing.size(); ++I)
-    Msg += (I ? ", " : "") + P.Missing[I];
-  if (P.StandIns == P.Missing.size())
-    Msg += "; code is typed through torchlint's stand-in declarations";
-  else {
-    Msg += "; code that depends on ";
-    Msg += P.Missing.size() == 1 ? "it" : "them";
-    Msg += " is not judged";
+    List += (I ? ", " : "") + P.Missing[I];
+  bool Plural = P.Missing.size() != 1;
+  if (P.Others == 0 && P.Unjudged.empty()) {
+    // Nothing left unjudged: a complete analysis, said as a notice (docs/reliability.md).
+    std::string Msg = "'" + Main + "': header" + (Plural ? "s" : "") + " not found: " + List;
+    if (P.StandIns + P.Synthesised == 0)
+      Msg += std::string("; no code depends on ") + (Plural ? "them" : "it") + ": every statement was judged";
+    else {
+      Msg += "; every statement was typed through ";
+      Msg += P.Synthesised == 0 ? "torchlint's stand-in declarations"
+             : P.StandIns == 0  ? "torchlint's synthesised declarations"
+                                : "torchlint's stand-in and synthesised declarations";
+      Msg += " and judged; no finding rests on them";
+    }
+    R.Notices.push_back(std::move(Msg));
+    return;
   }
+  std::string Msg = "'" + Main + "': analysed partially: header" + (Plural ? "s" : "") + " not found: " + List;
+  if (!P.Unjudged.empty())
+    Msg += "; code not judged in " + P.Unjudged;
+  else
+    Msg += std::string("; code that depends on ") + (Plural ? "them" : "it") + " is not judged";
   if (P.Others)
     Msg += " (" + std::to_string(P.Others) + " compiler error" + (P.Others == 1 ? "" : "s") + " follow" +
-           (P.Others == 1 ? "s" : "") + " from " + (P.Missing.size() == 1 ? "it" : "them") + ")";
-  Msg += "; --strict-includes makes a missing header an error";
+           (P.Others == 1 ? "s" : "") + " from " + (Plural ? "them" : "it") + ")";
+  if (AllowPartial) {
+    R.Notices.push_back(Msg + " (--allow-partial: not an input error)");
+    return;
+  }
+  Msg += "; --allow-partial accepts it, --strict-includes makes a missing header an error";
   R.Errors.push_back(std::move(Msg));
 }
 

@@ -8,12 +8,17 @@
 //    they are included (-isystem or -I).
 #pragma once
 #include "llvm/ADT/StringRef.h"
+#include <initializer_list>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
 namespace clang {
 class ASTContext;
+class Decl;
+class Expr;
+class Stmt;
 class Preprocessor;
 class SourceLocation;
 class SourceManager;
@@ -44,6 +49,11 @@ bool isLibraryLocation(const clang::SourceManager &SM, clang::SourceLocation Loc
 /// they can serve is still reported as a missing header ("...; " StandInUsedText), but the code
 /// that uses it is typed. With Strict, a missing header stays fatal and no stand-in is used.
 void setUpIncludeRecovery(clang::Preprocessor &PP, bool Strict);
+/// The same; and when the file includes a header that no folder serves and Synthesize (not
+/// Strict, no $TORCHLINT_NO_SYNTHESIS), the names the file cannot resolve are declared first
+/// (Synthesis.h: a few syntax-only parses of the same file, before the real one); an include
+/// they serve is reported as missing ("...; " SynthUsedText " (<names>)").
+void setUpIncludeRecovery(clang::Preprocessor &PP, bool Strict, bool Synthesize);
 
 /// True when Loc lies in an expression that contains errors (clang's RecoveryExpr and everything
 /// built on it: a call whose callee, argument or object has an unknown type) or in an invalid
@@ -53,6 +63,32 @@ bool restsOnErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc);
 /// code with errors: a finding that says "X is missing" cannot be trusted there, since X may be
 /// in the code that could not be typed.
 bool scopeHasErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc, bool WholeTU);
+
+/// An expression typed only through synthesised declarations (Synthesis.h): its value is unknown.
+bool isSynthesizedExpr(const clang::Expr *E);
+/// True when code with errors names declaration D (a variable, parameter or field), or code typed
+/// only through synthesised declarations is given it: what D holds may be set there, unseen.
+/// A check whose finding says something is absent asks it of the declarations it rests on.
+bool declRestsOnErrors(clang::ASTContext &Ctx, const clang::Decl *D);
+/// True when the innermost function around Loc (the TU, outside functions) holds a statement that
+/// clang dropped for its errors (it named an unknown namespace): what it named is not known.
+bool functionHasDroppedCode(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+
+/// The scope of distrust of a finding that says something is absent, narrowed to what it rests
+/// on (issue 24): true when any of Evidence (the expressions the finding follows: a module's
+/// construction, its options, the variable used) has errors or names a declaration that code
+/// with errors names or that unknown code is given (declRestsOnErrors), or names a variable or
+/// field and the function around it holds a statement clang dropped. Code elsewhere in the file
+/// with errors does not matter. A check that asks it keeps TorchCheck::evidence() at Expression.
+bool evidenceRestsOnErrors(clang::ASTContext &Ctx, std::initializer_list<const clang::Stmt *> Evidence);
+
+/// The user's functions that hold code with compiler errors (code typed only through synthesised
+/// declarations is not counted: it is judged), as "name() (line N)" at their locations.
+std::vector<std::pair<clang::SourceLocation, std::string>> unjudgedFunctions(clang::ASTContext &Ctx);
+/// Reports once per TU, as a compiler error at the first of them, which functions hold code that
+/// was not judged ("" UnjudgedText "main() (line 40), train() (line 12)"); nothing when none.
+void reportUnjudgedCode(clang::ASTContext &Ctx);
+extern const char *const UnjudgedText;
 
 /// The folder of the stand-in headers: $TORCHLINT_STAND_INS, else <prefix>/share/torchlint/stand-ins
 /// of an installed binary or plugin, else <torchlintHome()>/stand-ins.
@@ -69,6 +105,12 @@ std::optional<std::string> missingHeaderOf(llvm::StringRef CompilerMessage);
 /// core header becomes the error that says how to point torchlint at libtorch, and the TU's
 /// findings are dropped. With Strict, only the latter; a TU without missing headers is unchanged.
 void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict);
+/// The same, with the policy of issue 24 (docs/reliability.md, "Partial analysis"): a TU whose
+/// every statement was typed (each missing header served by a stand-in or by synthesised
+/// declarations, no other compiler error) gets a notice (RunResult::Notices), not an input
+/// problem; a TU with code left unjudged gets an input problem naming the functions, or, with
+/// AllowPartial (--allow-partial), a notice.
+void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bool AllowPartial);
 
 /// The message for a TU that cannot find libtorch's headers.
 std::string libtorchNotFoundMessage(llvm::StringRef Header);

@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "core/Recovery.h"
 
 namespace torchlint {
 
@@ -30,13 +31,23 @@ public:
       Finder->addMatcher(clang::ast_matchers::translationUnitDecl().bind("torchlint-tu"), this);
     T::registerMatchers(Finder);
   }
+  void onEndOfTranslationUnit() override {
+    // Once per TU (the first check that saw the TU says it): which functions were not judged.
+    if (Ctx)
+      reportUnjudgedCode(*Ctx);
+    T::onEndOfTranslationUnit();
+  }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
+    Ctx = Result.Context;
     if (Result.Nodes.getNodeAs<clang::TranslationUnitDecl>("torchlint-tu")) {
       limitTraversalToUserCode(*Result.Context);
       return;
     }
     T::check(Result);
   }
+
+private:
+  clang::ASTContext *Ctx = nullptr;
 };
 
 } // namespace torchlint

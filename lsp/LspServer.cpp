@@ -3,6 +3,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
 #include "cli/InputCheck.h"
+#include "cli/ProjectConfig.h"
 #include "cli/ResultCache.h"
 #include "cli/TidyErrors.h"
 #include "cli/TorchInstall.h"
@@ -283,8 +284,8 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> Server::optionsProvider() {
   tidy::ClangTidyOptions Overrides;
   if (!Opts.Checks.empty())
     Overrides.Checks = Opts.Checks;
-  return std::make_unique<tidy::FileOptionsProvider>(std::move(Global), std::move(Defaults), std::move(Overrides),
-                                                     vfs::getRealFileSystem());
+  return std::make_unique<TorchOptionsProvider>(std::make_unique<tidy::FileOptionsProvider>(
+      std::move(Global), std::move(Defaults), std::move(Overrides), vfs::getRealFileSystem()));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -126,6 +126,8 @@ int mergeMain(int Argc, const char **Argv) {
   }
   for (const std::string &E : R.Errors)
     llvm::errs() << "torchlint merge: error: " << E << "\n";
+  for (const std::string &N : R.Notices)
+    llvm::errs() << "torchlint merge: note: " << N << "\n";
   return R.exitCode();
 }
 

@@ -147,6 +147,8 @@ void writeText(llvm::raw_ostream &OS, const RunResult &R, bool Color) {
       OS.resetColor();
     OS << E << "\n";
   }
+  for (const std::string &N : R.Notices)
+    OS << "torchlint: note: " << N << "\n";
   for (const Finding &F : R.Findings) {
     Header(F.File, F.Line, F.Column, F.Level, F.Message, F.Check);
     caretLines(OS, F.File, F.Line, F.Column, Color);
@@ -187,14 +189,17 @@ void writeJson(llvm::raw_ostream &OS, const RunResult &R) {
                                     {"fixes", fixesJson(F.Fixes)},
                                     {"fingerprint", F.Fingerprint}});
   }
-  llvm::json::Array Errs;
+  llvm::json::Array Errs, Notices;
   for (const std::string &E : R.Errors)
     Errs.push_back(E);
+  for (const std::string &N : R.Notices)
+    Notices.push_back(N);
   llvm::json::Object Root{{"tool", "torchlint"},
                           {"version", TORCHLINT_VERSION},
                           {"files_analyzed", R.FilesAnalyzed},
                           {"findings", std::move(Fs)},
-                          {"errors", std::move(Errs)}};
+                          {"errors", std::move(Errs)},
+                          {"notices", std::move(Notices)}};
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
 }
 
@@ -248,6 +253,10 @@ bool readJson(llvm::StringRef Text, RunResult &Out, std::string &Err) {
     for (const llvm::json::Value &E : *Es)
       if (auto S = E.getAsString())
         Out.Errors.push_back(S->str());
+  if (const auto *Ns = Root->getArray("notices"))
+    for (const llvm::json::Value &N : *Ns)
+      if (auto S = N.getAsString())
+        Out.Notices.push_back(S->str());
   return true;
 }
 

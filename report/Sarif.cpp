@@ -63,8 +63,24 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
         {"defaultConfiguration", llvm::json::Object{{"enabled", C.onByDefault()}, {"level", "warning"}}},
         {"properties", std::move(Props)}});
   }
-  llvm::json::Array Results;
+  llvm::json::Array Results, Notifications;
   for (const Finding &F : R.Findings) {
+    if (F.isCompilerError()) {
+      // A compiler error is never a result (it is not a finding about the code's performance):
+      // a notification, with its place (docs/reliability.md).
+      Notifications.push_back(llvm::json::Object{
+          {"level", "error"},
+          {"descriptor", llvm::json::Object{{"id", F.Check.empty() ? "clang-diagnostic-error" : F.Check}}},
+          {"message", llvm::json::Object{{"text", F.Message}}},
+          {"locations",
+           llvm::json::Array{llvm::json::Object{
+               {"physicalLocation",
+                llvm::json::Object{{"artifactLocation", Artifact(F.File)},
+                                   {"region", llvm::json::Object{{"startLine", std::max(1u, F.Line)},
+                                                                 {"startColumn", std::max(1u, F.Column)},
+                                                                 {"charOffset", F.Offset}}}}}}}}});
+      continue;
+    }
     llvm::json::Object Region{
         {"startLine", std::max(1u, F.Line)}, {"startColumn", std::max(1u, F.Column)}, {"charOffset", F.Offset}};
     std::string Snippet = sourceLine(F.File, F.Line);
@@ -112,9 +128,10 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
     }
     Results.push_back(std::move(Res));
   }
-  llvm::json::Array Notifications;
   for (const std::string &E : R.Errors)
     Notifications.push_back(llvm::json::Object{{"level", "error"}, {"message", llvm::json::Object{{"text", E}}}});
+  for (const std::string &N : R.Notices)
+    Notifications.push_back(llvm::json::Object{{"level", "note"}, {"message", llvm::json::Object{{"text", N}}}});
   llvm::json::Object Run{
       {"tool", llvm::json::Object{{"driver", llvm::json::Object{{"name", "torchlint"},
                                                                 {"version", TORCHLINT_VERSION},
@@ -252,9 +269,22 @@ bool readSarif(llvm::StringRef Text, RunResult &Out, std::string &Err) {
         if (const auto *Inv = IV.getAsObject())
           if (const auto *Ns = Inv->getArray("toolExecutionNotifications"))
             for (const llvm::json::Value &NV : *Ns)
-              if (const auto *N = NV.getAsObject())
-                if (str(N, "level") == "error")
+              if (const auto *N = NV.getAsObject()) {
+                const llvm::json::Array *Locs = N->getArray("locations");
+                if (str(N, "level") == "error" && Locs && !Locs->empty()) {
+                  // A compiler error (writeSarif): a finding of level error again.
+                  Finding F;
+                  F.Check = str(N->getObject("descriptor"), "id");
+                  F.Level = "error";
+                  F.Message = str(N->getObject("message"), "text");
+                  if (const auto *L0 = (*Locs)[0].getAsObject())
+                    Location(L0->getObject("physicalLocation"), F.File, F.Line, F.Column, F.Offset);
+                  Out.Findings.push_back(std::move(F));
+                } else if (str(N, "level") == "error")
                   Out.Errors.push_back(str(N->getObject("message"), "text"));
+                else if (str(N, "level") == "note")
+                  Out.Notices.push_back(str(N->getObject("message"), "text"));
+              }
   }
   return true;
 }

@@ -1,7 +1,10 @@
 #include "rules/ConvBiasBeforeBnCheck.h"
 #include "analysis/NnModules.h"
 #include "analysis/OptionsFlow.h"
+#include "analysis/ProgramFacts.h"
+#include "analysis/TUFacts.h"
 #include "core/AstWalk.h"
+#include "core/Recovery.h"
 #include "fixits/SetupFixes.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
@@ -200,6 +203,18 @@ bool sameObject(const Expr *A, const Expr *B) {
 
 } // namespace
 
+bool ConvBiasBeforeBnCheck::inferenceOnlyProgram(ASTContext &Ctx) {
+  // Training anywhere in the TU: backward() or Optimizer::step(), any optimizer call (zero_grad,
+  // param_groups, options), Module::train(), torch::autograd::grad().
+  const TUFacts &T = TUFacts::get(Ctx);
+  if (ProgramFacts::get(Ctx).Trains || T.firstCallInNamespace("torch::optim").isValid() ||
+      T.firstCall("torch::nn::Module::train").isValid() || T.firstCall("torch::autograd::grad").isValid())
+    return false;
+  // What an inference program shows: a module put in eval mode, or weights loaded into one.
+  return T.firstCall("torch::nn::Module::eval").isValid() || T.firstCall("torch::load").isValid() ||
+         T.firstCall("torch::nn::Module::load").isValid();
+}
+
 void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
@@ -297,8 +312,15 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
       if (const auto *Fn = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod()))
         if (countRefs(VD, Fn->getBody()) != 1)
           return;
+  // In an inference-only program BatchNorm normalises with its running statistics: it does not
+  // cancel the bias (the loaded weights hold both), and removing the bias would break the loading.
+  if (inferenceOnlyProgram(Ctx))
+    return;
   ModuleOrigin O = resolveModuleOption(Conv, "bias", Ctx);
   if (!O.Impl || convDims(O.Impl) != Dims || !O.Option.isConstant(1))
+    return;
+  // The bias could be turned off in code that could not be typed on the way from the options.
+  if (evidenceRestsOnErrors(Ctx, {Conv, O.Construct, O.OptionsArg, BN, ReportAt}))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   // Reported at the conv's construction, where the fix goes, with a note at the use that feeds

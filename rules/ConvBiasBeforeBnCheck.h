@@ -9,9 +9,11 @@ class ConvBiasBeforeBnCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  /// What a finding rests on beyond its expression: an absence: bias(false) nowhere on the way from the options
-  /// (helpers, members) (Recovery.h).
-  Evidence evidence() const override { return Evidence::TranslationUnit; }
+  /// What a finding rests on beyond its expression: an absence: bias(false) nowhere on the way from
+  /// the options (helpers, members). Distrusted only when that way has errors (core/Recovery.h's
+  /// evidenceRestsOnErrors on the conv, its construction and options, the BatchNorm), not for
+  /// errors elsewhere in the file (issue 24).
+  Evidence evidence() const override { return Evidence::Expression; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override { Reported.clear(); }
 
@@ -20,6 +22,9 @@ private:
   /// bias resolves to true, with a fix where one edit suffices.
   void checkPair(const clang::Expr *Conv, int Dims, llvm::StringRef How, const clang::Expr *BN, clang::ASTContext &Ctx,
                  const clang::Expr *ReportAt = nullptr);
+  /// The TU is an inference-only program: it never trains (no backward(), optimizer, Module::train(),
+  /// autograd::grad()) and shows inference (Module::eval(), torch::load of weights). Quiet there.
+  static bool inferenceOnlyProgram(clang::ASTContext &Ctx);
   /// Constructions reported in this TU (a conv used in several places is reported once).
   llvm::DenseSet<unsigned> Reported;
 };

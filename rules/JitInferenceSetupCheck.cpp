@@ -81,7 +81,7 @@ void JitInferenceSetupCheck::checkForward(const CXXMemberCallExpr *Call, ASTCont
                   "never comes; run inference under `c10::InferenceMode guard;` (fastest: no version "
                   "counters or autograd metadata; its outputs cannot enter autograd later) or "
                   "`torch::NoGradGuard no_grad;`",
-                  hotContext(Call, Ctx));
+                  HotCodeAnalysis::get(Ctx).whyHot(Call)); // decorates a finding made whether hot or not
   // The fix: a NoGradGuard at the start of the function, which computes the same values whatever
   // the outputs are used for afterwards (an InferenceMode output cannot be used in autograd or
   // updated in place outside inference mode). Only where no tensor leaves the function with its
@@ -110,7 +110,7 @@ void JitInferenceSetupCheck::check(const MatchFinder::MatchResult &Result) {
       ModuleUse &U = Modules[D];
       if (!U.Forward)
         U.Forward = Call;
-      if (!U.HotForward && hotContext(Call, C))
+      if (!U.HotForward && HotCodeAnalysis::get(C).whyHot(Call))
         U.HotForward = Call;
     }
     checkForward(Call, C);

@@ -1,4 +1,5 @@
 #include "rules/LoaderWorkersCheck.h"
+#include "core/Recovery.h"
 #include "analysis/OptionsFlow.h"
 #include "fixits/SetupFixes.h"
 #include "fixits/TensorOptionsFix.h"
@@ -79,6 +80,10 @@ void LoaderWorkersCheck::check(const MatchFinder::MatchResult &Result) {
         appendMemberCall(Target, "workers(" + N + ")", Ctx, Fixes);
     }
   }
+  // The workers could be set in code that could not be typed on the options' way (issue 24); errors
+  // elsewhere in the file do not matter.
+  if (evidenceRestsOnErrors(Ctx, {Arg}))
+    return;
   auto D = report(Call->getBeginLoc(), Msg);
   for (const FixItHint &F : Fixes)
     D << F;

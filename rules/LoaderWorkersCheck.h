@@ -16,7 +16,7 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   /// What a finding rests on beyond its expression: an absence: workers(N) nowhere on the way from the options
   /// (Recovery.h).
-  Evidence evidence() const override { return Evidence::TranslationUnit; }
+  Evidence evidence() const override { return Evidence::Expression; } // see check(): evidenceRestsOnErrors
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 

@@ -1,6 +1,10 @@
 #include "rules/SyncItemCheck.h"
+#include "analysis/LocalDataflow.h"
 #include "analysis/TensorDtype.h"
 #include "core/AstWalk.h"
+#include "utils/ExprStrip.h"
+#include "utils/SourceText.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -9,10 +13,15 @@ using namespace clang::ast_matchers;
 
 namespace torchlint {
 
-static const char Message[] =
-    "Tensor::item() copies the value to the host and blocks until the GPU has finished all queued "
-    "work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it "
-    "once per epoch or logging interval";
+/// What the read costs, as far as the TU knows the tensor's device: a tensor proven to be on a
+/// device blocks the host; one of unknown device does when it is on the GPU (the check never
+/// reports a tensor proven to be on the CPU, where item() is a plain memory read).
+static std::string copiesAndBlocks(DeviceKind Device, llvm::StringRef What = "the value") {
+  return ("copies " + What + " to the host and " +
+          (Device == DeviceKind::Accelerator ? "" : "(for a tensor on the GPU) ") +
+          "blocks until the GPU has finished all queued work")
+      .str();
+}
 
 void SyncItemCheck::registerMatchers(MatchFinder *Finder) {
   // t.item(), t.item<float>(), t.template item<T>() (instantiated), t.item().toFloat().
@@ -52,6 +61,124 @@ static bool accumulatedOnHost(const Expr *Call, ASTContext &Ctx) {
   return false;
 }
 
+namespace {
+
+/// The variables of the loops around S in its function: for-init variables and range-for variables.
+llvm::SmallPtrSet<const VarDecl *, 4> loopVariables(const Stmt *S, ASTContext &Ctx) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Vars;
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  for (const Stmt *P = HC.parentOf(S); P; P = HC.parentOf(P)) {
+    if (const auto *F = dyn_cast<ForStmt>(P)) {
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D))
+            Vars.insert(VD);
+    } else if (const auto *RF = dyn_cast<CXXForRangeStmt>(P)) {
+      if (const VarDecl *VD = RF->getLoopVariable())
+        Vars.insert(VD);
+    }
+  }
+  return Vars;
+}
+
+bool refersTo(const Stmt *S, const llvm::SmallPtrSet<const VarDecl *, 4> &Vars) {
+  if (!S)
+    return false;
+  if (const auto *R = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(R->getDecl()); VD && Vars.count(VD))
+      return true;
+  for (const Stmt *C : S->children())
+    if (refersTo(C, Vars))
+      return true;
+  return false;
+}
+
+/// The number of elements of the first braced list in S (0 when there is none).
+unsigned bracedListSize(const Stmt *S) {
+  if (!S)
+    return 0;
+  if (const auto *IL = dyn_cast<InitListExpr>(S))
+    return IL->getNumInits();
+  for (const Stmt *C : S->children())
+    if (unsigned N = bracedListSize(C))
+      return N;
+  return 0;
+}
+
+/// `t[i]`, `t[i][j]`, `t.index({i, j})`, `t.select(d, i)`, also through locals initialised with
+/// one (`auto box = boxes[i]; box[0]`): one element (or row) of Base, read with integer indices.
+struct ElementRead {
+  const Expr *Base = nullptr;
+  unsigned Indices = 0;
+  bool ByLoopVariable = false; // an index is a variable of a loop around the read
+};
+
+void elementRead(const Expr *E, const llvm::SmallPtrSet<const VarDecl *, 4> &Loop, ASTContext &Ctx, ElementRead &R,
+                 unsigned Depth = 0) {
+  E = stripCopies(E);
+  R.Base = E;
+  if (Depth > 8)
+    return;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 && isTensorType(Op->getArg(0)->getType()) &&
+        !isTensorType(Op->getArg(1)->getType())) {
+      ++R.Indices;
+      R.ByLoopVariable |= refersTo(Op->getArg(1), Loop);
+      elementRead(Op->getArg(0), Loop, Ctx, R, Depth + 1);
+    }
+    return;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!MD || !Obj || !MD->getDeclName().isIdentifier() || !isTensorType(Obj->getType()))
+      return;
+    llvm::StringRef N = MD->getName();
+    if (N == "select" && MC->getNumArgs() == 2) {
+      ++R.Indices;
+      R.ByLoopVariable |= refersTo(MC->getArg(1), Loop);
+    } else if (N == "index" && MC->getNumArgs() == 1 && refersTo(MC->getArg(0), Loop)) {
+      // t.index({i}) / t.index({i, j}): one index per element of the braced list.
+      R.Indices += std::max(1u, bracedListSize(MC->getArg(0)));
+      R.ByLoopVariable = true;
+    } else {
+      return;
+    }
+    elementRead(Obj, Loop, Ctx, R, Depth + 1);
+    return;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl())
+      return;
+    const VarValues &V = valuesOf(VD, Ctx);
+    if (!V.Known || V.Values.size() != 1)
+      return;
+    ElementRead Sub;
+    elementRead(V.Values.front(), Loop, Ctx, Sub, Depth + 1);
+    if (Sub.Indices) {
+      R.Base = Sub.Base;
+      R.Indices += Sub.Indices;
+      R.ByLoopVariable |= Sub.ByLoopVariable;
+    }
+  }
+}
+
+/// The type written in `item<T>()` (as written: `int64_t`, not `long`), or "" for `item()`.
+std::string itemType(const CallExpr *Call, ASTContext &Ctx) {
+  const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreImplicit());
+  if (!ME || ME->getNumTemplateArgs() != 1)
+    return "";
+  const TemplateArgumentLoc &A = ME->getTemplateArgs()[0];
+  if (A.getArgument().getKind() != TemplateArgument::Type || !A.getTypeSourceInfo())
+    return "";
+  PrintingPolicy PP(Ctx.getLangOpts());
+  PP.SuppressTagKeyword = true;
+  return A.getTypeSourceInfo()->getType().getAsString(PP);
+}
+
+} // namespace
+
 void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (const auto *Sub = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("subscript")) {
@@ -61,9 +188,9 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Site)
       return;
     reportSync(Sub->getBeginLoc(),
-               "Tensor::operator[] with a tensor index reads the index with item(), which copies it to the "
-               "host and blocks until the GPU has finished all queued work; index with an integer, or use "
-               "index_select / index({idx}) to stay on the device",
+               "Tensor::operator[] with a tensor index reads the index with item(), which " +
+                   copiesAndBlocks(Site->Device, "it") +
+                   "; index with an integer, or use index_select / index({idx}) to stay on the device",
                *Site);
     return;
   }
@@ -71,9 +198,10 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
     if (auto Site = assess(Clip, nullptr, Ctx))
       reportSync(Clip->getBeginLoc(),
                  "torch::nn::utils::clip_grad_norm_() returns the total norm as a double: it reads it with "
-                 "item(), which copies it to the host and blocks until the GPU has finished all queued work; "
-                 "clip on the device without reading the norm (its own steps: the norm of the gradients' "
-                 "norms, `torch::clamp(max_norm / (norm + 1e-6), c10::nullopt, 1.0)`, `grad.mul_(coef)`)",
+                 "item(), which " +
+                     copiesAndBlocks(Site->Device, "it") +
+                     "; clip on the device without reading the norm (its own steps: the norm of the gradients' "
+                     "norms, `torch::clamp(max_norm / (norm + 1e-6), c10::nullopt, 1.0)`, `grad.mul_(coef)`)",
                  *Site);
     return;
   }
@@ -102,9 +230,37 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
   auto Site = assess(Call, Tensor, Ctx); // dependent `t.template item<T>()`: device unknown
   if (!Site)
     return;
+  std::string Msg = "Tensor::item() " + copiesAndBlocks(Site->Device);
+  // Advice by the shape of the read.
+  ElementRead Element;
+  if (Tensor)
+    elementRead(Tensor, loopVariables(Call, Ctx), Ctx, Element);
   bool Accumulates = !Site->Hot.LoopLoc.isInvalid() && accumulatedOnHost(Call, Ctx);
-  reportSync(Loc, Message, *Site);
-  if (Accumulates)
+  if (Element.Indices && Element.ByLoopVariable) {
+    // Per-element reads in a loop over a tensor's elements (detections, boxes, token ids, labels):
+    // a device-side accumulator does not apply; one copy of the whole tensor does.
+    std::string Base = sourceText(Element.Base, Ctx);
+    bool Named = isa<DeclRefExpr>(Element.Base) && !Base.empty();
+    if (!Named || Base.size() > 40)
+      Base = "the tensor";
+    else
+      Base = "`" + Base + "`";
+    std::string Host = Named ? sourceText(Element.Base, Ctx) + "_cpu" : "host";
+    std::string T = itemType(Call, Ctx);
+    Msg += ", once per element of " + Base + " read in a loop over its elements; copy the whole tensor to the "
+           "host once, before the loop (`auto " + Host + " = " + (Named ? sourceText(Element.Base, Ctx) : "t") +
+           ".cpu();`, or `.to(torch::kCPU)`), and read the elements through an accessor (`" + Host + ".accessor<" +
+           (T.empty() ? "T" : T) + ", " + std::to_string(Element.Indices) + ">()`" +
+           (T.empty() ? ", T the element type" : "") + ")";
+  } else if (Accumulates) {
+    Msg += "; accumulate the value on the device instead (`total += loss.detach()`: without detach() every "
+           "step's autograd graph stays alive) and read it once per logging interval";
+  } else {
+    Msg += "; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per "
+           "epoch or logging interval";
+  }
+  reportSync(Loc, Msg, *Site);
+  if (Accumulates && !(Element.Indices && Element.ByLoopVariable))
     diag(Loc,
          "accumulate on the device instead: a tensor accumulator declared before the loop "
          "(`auto total = torch::zeros({}, loss.options());`, `total += loss.detach();`) and one "

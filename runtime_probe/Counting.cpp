@@ -4,6 +4,7 @@
 
 #include <c10/core/Allocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
+#include <torch/csrc/profiler/orchestration/observer.h>
 
 #include <memory>
 #include <tuple>
@@ -47,8 +48,10 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &Fn) {
         ++K.top_level_ops;
       else
         tStack.back().had_child = true;
-      if (C.transfer) // top-level calls only (SyncOps.h): the _to_copy inside a to() is the same copy
+      if (C.transfer) { // top-level calls only (SyncOps.h): the _to_copy inside a to() is the same copy
         ++K.copies;
+        K.copy_bytes += C.bytes;
+      }
     }
     tStack.push_back(Frame{});
   }
@@ -82,8 +85,17 @@ template <class R, class C, class... A> struct TotalOf<R (C::*)(A...)> {
 using Total = TotalOf<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::type;
 
 /// Receives the allocators' reports (c10::reportMemoryUsageToProfiler) while installed as the
-/// thread's PROFILER_STATE debug info.
-struct AllocReporter : c10::MemoryReportingInfoBase {
+/// thread's PROFILER_STATE debug info. libtorch reads that slot as a profiler state
+/// (torch::profiler::impl::ProfilerStateBase::get/getTLS static_cast it, e.g. for profilerEnabled()
+/// on CUDA paths), so the reporter is one: a disabled profiler (ActiveProfilerType::NONE) that only
+/// wants memory reports. A bare MemoryReportingInfoBase there crashed the CUDA probe (libtorch
+/// 2.11, H100): the cast read a config and a vtable slot it does not have.
+struct AllocReporter : torch::profiler::impl::ProfilerStateBase {
+  AllocReporter()
+      : ProfilerStateBase(torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::Disabled)) {}
+  torch::profiler::impl::ActiveProfilerType profilerType() override {
+    return torch::profiler::impl::ActiveProfilerType::NONE;
+  }
   void reportMemoryUsage(void *, int64_t Size, Total, Total, c10::Device) override {
     if (!gCounts || Size <= 0)
       return;

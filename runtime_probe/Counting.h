@@ -22,6 +22,8 @@ struct Counts {
   int64_t top_level_ops = 0;
   /// .to(device)/.cpu()/_to_copy(device=...) calls: host-device copies requested.
   int64_t copies = 0;
+  /// The bytes those copies carry: each source's elements in the destination's dtype.
+  int64_t copy_bytes = 0;
   /// Allocations reported by the c10 allocators (CPU allocator; on CUDA the caching allocator).
   int64_t allocs = 0, alloc_bytes = 0;
   /// Counted syncs by rule ("item", "nonzero", "blocking copy", ...).

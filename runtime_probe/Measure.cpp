@@ -7,6 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <iostream>
+#include <mutex>
+#include <set>
 #include <map>
 #include <thread>
 
@@ -54,6 +57,34 @@ std::string deviceDescription(const Ctx &ctx) {
     }
   return Model + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads, " +
          std::to_string(at::get_num_threads()) + " intra-op threads";
+}
+
+namespace {
+class WarningPrinter : public c10::WarningHandler {
+public:
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning &W) override { print(W.msg()); }
+#else
+  void process(const c10::SourceLocation &, const std::string &Msg, const bool) override { print(Msg); }
+#endif
+private:
+  void print(const std::string &Msg) {
+    std::lock_guard<std::mutex> L(M);
+    if (Seen.insert(Msg).second)
+      std::cerr << "torchlint-probe: libtorch warning: " << Msg << "\n";
+  }
+  std::mutex M;
+  std::set<std::string> Seen;
+};
+} // namespace
+
+void installWarningPrinter() {
+  static WarningPrinter Printer;
+#if TORCH_VERSION_MAJOR >= 2
+  c10::WarningUtils::set_warning_handler(&Printer);
+#else
+  c10::Warning::set_warning_handler(&Printer);
+#endif
 }
 
 void deviceSynchronize(const Ctx &ctx) {

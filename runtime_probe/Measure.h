@@ -35,6 +35,11 @@ void deviceSynchronize(const Ctx &ctx);
 
 /// "cuda" when this binary was built against a libtorch with CUDA.
 bool builtWithCuda();
+/// Installs, for the calling thread, a handler that prints libtorch's warnings (TORCH_WARN) once
+/// each, with the probe's own std::cerr. With the torch wheel's libtorch (2.11, Ubuntu 24.04,
+/// g++ 13, C++20) the default handler's printing (c10::MessageLogger) crashed the probe; the
+/// autograd engine replays backward's warnings on the thread that called backward().
+void installWarningPrinter();
 /// torch, CUDA runtime and device descriptions for the report.
 std::string torchVersion();
 std::optional<std::string> cudaVersion();

@@ -50,6 +50,7 @@ std::string countedJson(const Stats &S) {
     First = false;
   }
   O << "}, \"copies_per_step\": " << num(K.perStep(K.copies))
+    << ", \"copy_bytes_per_step\": " << num(K.perStep(K.copy_bytes), 10)
     << ", \"dispatches_per_step\": " << num(K.perStep(K.dispatches))
     << ", \"leaf_ops_per_step\": " << num(K.perStep(K.leaf_ops))
     << ", \"top_level_ops_per_step\": " << num(K.perStep(K.top_level_ops))

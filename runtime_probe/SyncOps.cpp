@@ -96,6 +96,14 @@ OpClass classifyOp(const at::RecordFunction &Fn, bool TopLevel) {
         (!To.has_index() || !From.has_index() || From.index() == To.index()))
       return C;
     C.transfer = true;
+    {
+      const at::Tensor &Src = In[0].toTensor();
+      size_t DtypeAt = DeviceAt == 1 ? 2 : 1; // to.device: dtype after the device; else the first option
+      c10::ScalarType Dst = Src.scalar_type();
+      if (In.size() > DtypeAt && In[DtypeAt].isInt())
+        Dst = static_cast<c10::ScalarType>(In[DtypeAt].toInt());
+      C.bytes = Src.numel() * static_cast<int64_t>(c10::elementSize(Dst));
+    }
     C.blocking = !(In[NonBlockingAt].isBool() && In[NonBlockingAt].toBool());
     if (C.blocking) {
       C.sync = true;

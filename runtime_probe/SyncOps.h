@@ -5,6 +5,7 @@
 #pragma once
 #include <ATen/record_function.h>
 
+#include <cstdint>
 #include <cstring>
 
 namespace probe {
@@ -18,6 +19,9 @@ struct OpClass {
   /// For a transfer: non_blocking=false (a blocking copy is a stream sync on CUDA, Copy.cu's
   /// memcpy_and_sync, which the sync debug mode reports).
   bool blocking = false;
+  /// For a transfer: the bytes that cross the bus, the source's elements in the destination's
+  /// dtype (a CUDA copy from the host converts on the CPU first: native/cuda/Copy.cu).
+  int64_t bytes = 0;
   /// Short name of the rule that matched ("item", "nonzero", "bool-index", "blocking copy", ...).
   const char *rule = nullptr;
 };

@@ -92,8 +92,40 @@ bool equivalent(const Outputs &A, const Outputs &B, const Tolerance &Tol, std::s
   return true;
 }
 
+/// On CUDA, deterministic algorithms while the variants' equivalence is checked: cuDNN's weight
+/// gradients and atomics-based kernels differ from run to run (~1e-8 on an H100, libtorch 2.11),
+/// which a bitwise tolerance would report as a difference between before and after. The timed
+/// steps run with the program's own settings. Restores the settings it found.
+class DeterministicScope {
+public:
+  explicit DeterministicScope(bool Active) : Active(Active) {
+    if (!Active)
+      return;
+    at::Context &G = at::globalContext();
+    Cudnn = G.deterministicCuDNN();
+    Algorithms = G.deterministicAlgorithms();
+    WarnOnly = G.deterministicAlgorithmsWarnOnly();
+    G.setDeterministicCuDNN(true);
+    G.setDeterministicAlgorithms(true, /*warn_only=*/true);
+  }
+  ~DeterministicScope() {
+    if (!Active)
+      return;
+    at::Context &G = at::globalContext();
+    G.setDeterministicCuDNN(Cudnn);
+    G.setDeterministicAlgorithms(Algorithms, WarnOnly);
+  }
+  DeterministicScope(const DeterministicScope &) = delete;
+  DeterministicScope &operator=(const DeterministicScope &) = delete;
+
+private:
+  bool Active, Cudnn = false, Algorithms = false, WarnOnly = false;
+};
+
 /// Runs `steps` steps of each variant on the same RNG stream; compares their outputs.
-bool checkEquivalence(Variant &A, Variant &B, const Tolerance &Tol, int Steps, std::string &Detail) {
+bool checkEquivalence(Variant &A, Variant &B, const Tolerance &Tol, int Steps, std::string &Detail,
+                      bool Cuda = false) {
+  DeterministicScope Deterministic(Cuda);
   for (int I = 0; I < Steps; ++I) {
     torch::manual_seed(1000 + I);
     A.step();
@@ -136,6 +168,14 @@ bool writeFile(const std::string &Path, const std::string &Text) {
   }
   std::cerr << "torchlint-probe: wrote " << Path << "\n";
   return true;
+}
+
+/// The results so far, in JSON, at <json>.partial (removed when the run ends normally): a run
+/// that dies (a crash in libtorch, a time limit) keeps the cases it finished.
+void writePartial(const std::string &JsonPath, const RunInfo &Info, const std::vector<CaseResult> &Cases,
+                  const std::vector<SeedResult> &Seeds) {
+  std::ofstream O(JsonPath + ".partial");
+  O << toJson(Info, Cases, Seeds);
 }
 
 std::string withExtension(std::string Path, const std::string &Ext) {
@@ -239,6 +279,7 @@ int main(int argc, char **argv) {
     C.device = torch::Device(torch::kCUDA, 0);
   }
 
+  installWarningPrinter();
   MeasureOptions Opt;
   if (Quick)
     Opt = MeasureOptions{1, 3, 1};
@@ -283,7 +324,7 @@ int main(int argc, char **argv) {
     try {
       auto B = build(D.before, C);
       auto A = build(D.after, C);
-      R.equivalent = checkEquivalence(*B, *A, D.tol, EquivSteps, R.equivalence_detail);
+      R.equivalent = checkEquivalence(*B, *A, D.tol, EquivSteps, R.equivalence_detail, C.cuda());
       std::cerr << "   equivalent: " << (R.equivalent ? "yes" : "NO") << " (" << R.equivalence_detail << ")\n";
       R.before = measure(D.check + "/" + D.name + "/before", *B, C, Opt);
       R.after = measure(D.check + "/" + D.name + "/after", *A, C, Opt);
@@ -297,6 +338,7 @@ int main(int argc, char **argv) {
     }
     AllOk = AllOk && R.equivalent;
     CaseResults.push_back(R);
+    writePartial(JsonPath, Info, CaseResults, {});
   }
 
   std::vector<SeedResult> SeedResults;
@@ -314,9 +356,12 @@ int main(int argc, char **argv) {
       St.label = S.stages[J].label;
       try {
         auto V = build(S.stages[J].make, C);
-        for (int I = 0; I < EquivSteps; ++I) {
-          torch::manual_seed(1000 + I);
-          V->step();
+        {
+          DeterministicScope Deterministic(C.cuda());
+          for (int I = 0; I < EquivSteps; ++I) {
+            torch::manual_seed(1000 + I);
+            V->step();
+          }
         }
         if (J == 0) {
           // Deep copy: outputs() may alias parameters and gradients that the timed steps update.
@@ -337,6 +382,9 @@ int main(int argc, char **argv) {
       }
       AllOk = AllOk && St.equivalent;
       SR.stages.push_back(St);
+      std::vector<SeedResult> SoFar = SeedResults;
+      SoFar.push_back(SR);
+      writePartial(JsonPath, Info, CaseResults, SoFar);
     }
     SeedResults.push_back(SR);
   }
@@ -349,6 +397,7 @@ int main(int argc, char **argv) {
   bool Wrote = writeFile(JsonPath, toJson(Info, CaseResults, SeedResults)) &&
                writeFile(MdPath, toMarkdown(Info, CaseResults, SeedResults)) &&
                writeFile(SvgPath, toSvg(Info, CaseResults, SeedResults));
+  std::remove((JsonPath + ".partial").c_str());
   if (!AllOk)
     std::cerr << "torchlint-probe: some cases are not equivalent or failed (see above)\n";
   return AllOk && Wrote ? 0 : 1;

@@ -296,7 +296,9 @@ std::vector<Case> discoverCases(const std::string &CorpusDir) {
       continue;
     for (const auto &F : fs::directory_iterator(Dir.path())) {
       std::string P = F.path().string();
-      if (F.path().extension() != ".cpp" || llvm::StringRef(P).ends_with(".fixed.cpp"))
+      // .cu: CUDA glue code, which the CLI parses as CUDA host code (cli/CudaHost.h).
+      if ((F.path().extension() != ".cpp" && F.path().extension() != ".cu") ||
+          llvm::StringRef(P).ends_with(".fixed.cpp"))
         continue;
       Out.push_back(parseCase(fs::absolute(P).lexically_normal().string(), Dir.path().filename().string()));
     }
@@ -428,10 +430,13 @@ bool parseCliJson(const std::string &Text, std::vector<Diag> &Out, std::string &
     Error = "no findings array";
     return false;
   }
-  if (const auto *Es = Root->getArray("errors"); Es && Errors)
-    for (const auto &E : *Es)
-      if (auto S = E.getAsString())
-        Errors->push_back(S->str());
+  // Input problems and notices (a file typed completely through stand-in or synthesised
+  // declarations is a notice: docs/reliability.md).
+  for (const char *Key : {"errors", "notices"})
+    if (const auto *Es = Root->getArray(Key); Es && Errors)
+      for (const auto &E : *Es)
+        if (auto S = E.getAsString())
+          Errors->push_back(S->str());
   for (const auto &FV : *Fs) {
     const auto *O = FV.getAsObject();
     Diag D;

@@ -62,8 +62,9 @@ struct Case {
   std::string Config;    // --config for CheckOptions ("" for none)
   std::vector<int> Versions{1, 2};
   /// TORCHLINT-MISSING-HEADERS: headers the case includes that do not exist (never provided): the
-  /// CLI must say the file was analysed partially, naming each; the plugin must report each as
-  /// "'<h>' file not found" and still give the case's findings. `<h>@1` / `<h>@2`: only with that
+  /// CLI must say the file was analysed partially (or, when every statement was typed through
+  /// stand-in or synthesised declarations, say so in a notice), naming each; the plugin must report
+  /// each as "'<h>' file not found" (with what served it) and still give the case's findings. `<h>@1` / `<h>@2`: only with that
   /// libtorch version; `<h>?`: may be missing, depending on the machine (the CUDA toolkit's headers).
   struct MissingHeader {
     std::string Name;

@@ -125,7 +125,8 @@ class Equivalence(unittest.TestCase):
         # Guards against a vacuous comparison (e.g. nothing parsed).
         files = {f[0] for f in self.plugin2}
         for name in ("train_loop.cpp", "helpers.h", "metrics.h", "unguarded_block.cpp", "quoted_first.cpp",
-                     "user_angle_include.cpp"):
+                     "user_angle_include.cpp", "header_first_guarded.cpp", "model_guarded.h", "header_first_chain.cpp",
+                     "chain_outer.h", "macro_header.h", "header_first_macro.cpp", "quoted_torch.cpp"):
             self.assertTrue(any(f.endswith("/" + name) for f in files), name + " has no finding")
         for name in ("clean_ok.cpp", "macro_first_ok.cpp"):
             self.assertFalse(any(f.endswith("/" + name) for f in files), name + " has a finding")
@@ -149,11 +150,15 @@ class Equivalence(unittest.TestCase):
         log = self.cold2_log + self.pch2_log
         def line(name):
             return [l for l in log.splitlines() if "/" + name + ":" in l and "analysed" in l]
-        for name in ("train_loop.cpp", "clean_ok.cpp", "unguarded_block.cpp", "user_angle_include.cpp"):
+        # Header-first files (quoted_first, header_first_*) get the PCH of the block met through the
+        # project's headers; one that defines a macro before libtorch does not.
+        for name in ("train_loop.cpp", "clean_ok.cpp", "unguarded_block.cpp", "user_angle_include.cpp",
+                     "quoted_first.cpp", "header_first_guarded.cpp", "header_first_chain.cpp", "quoted_torch.cpp"):
             self.assertTrue(line(name) and all("pch none" not in l for l in line(name)), (name, line(name)))
-        for name in ("quoted_first.cpp", "macro_first_ok.cpp"):
+        for name in ("macro_first_ok.cpp", "header_first_macro.cpp"):
             self.assertTrue(line(name) and all("pch none" in l for l in line(name)), (name, line(name)))
-        # Every block here precompiles up to its last libtorch include, <torch/torch.h>: one PCH.
+        # Every block here precompiles up to its last libtorch include, <torch/torch.h>: one PCH,
+        # shared by the torch.h-first and the header-first files.
         manifests = []
         for d in pch_dirs(self.cache):
             with open(os.path.join(d, "manifest.json")) as f:
@@ -301,6 +306,184 @@ class CacheMechanics(unittest.TestCase):
             with open(os.path.join(d, "block.h")) as f:
                 blocks.append(f.read())
         self.assertEqual(blocks, ["#include <s1.h>\n#include <s2.h>\n"])
+
+
+class CompilerSpellings(unittest.TestCase):
+    """A compile database names its compiler as the user's build tool wrote it (`clang++`, `g++`,
+    `c++`, `clang++-19`, `/usr/bin/c++`), with libtorch on -I or -isystem: every spelling answers
+    from the result cache on the second run and reuses one PCH (issue 24). A fake libtorch
+    (c10/macros/Macros.h marks its root) and the C++ library's <vector> keep it fast."""
+
+    SPELLINGS = ("clang++", "g++", "c++", "clang++-19", "/usr/bin/c++")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="torchlint-accel-")
+        self.cache = os.path.join(self.tmp, "cache")
+        self.lib = os.path.join(self.tmp, "lib")
+        for rel, text in (("c10/macros/Macros.h", "#pragma once\n#define FAKE_C10 1\n"),
+                          ("torch/fake.h", "#pragma once\n#include <c10/macros/Macros.h>\n#include <vector>\n"
+                                           "namespace torch { struct Tensor { float item() const { return 1; } }; }\n")):
+            os.makedirs(os.path.dirname(os.path.join(self.lib, rel)), exist_ok=True)
+            with open(os.path.join(self.lib, rel), "w") as f:
+                f.write(text)
+        self.proj = os.path.join(self.tmp, "proj")
+        os.makedirs(self.proj)
+        self.main = os.path.join(self.proj, "a.cpp")
+        with open(self.main, "w") as f:
+            f.write("#include <torch/fake.h>\n#include <vector>\n"
+                    "int main() { std::vector<torch::Tensor> v(2); return v[0].item() > 0; }\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_db(self, compiler, inc, extra=()):
+        with open(os.path.join(self.proj, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": self.proj, "file": "a.cpp",
+                        "command": "%s -std=c++17 %s %s -c a.cpp" % (compiler, inc, self.lib)}], f)
+        p = run([os.path.join(ARGS.build, "bin", "torchlint"), "--checks=" + CHECKS, "--format=json",
+                 "--accel-log", "--cache-dir=" + self.cache, "-p", self.proj] + list(extra) + [self.main])
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        self.assertEqual(json.loads(p.stdout)["errors"], [])
+        return p.stderr
+
+    def test_every_spelling_is_cached_and_shares_the_pch(self):
+        spellings = [c for c in self.SPELLINGS if shutil.which(c)]
+        self.assertIn("clang++-19", spellings)  # the package's dependency: the test is not vacuous
+        for inc in ("-isystem", "-I"):
+            for i, cc in enumerate(spellings):
+                first = self.run_db(cc, inc)
+                self.assertIn("analysed", first, (cc, inc))
+                # One PCH per libtorch configuration: the first spelling builds it, the others reuse it.
+                self.assertIn("pch built" if i == 0 else "pch reused", first, (cc, inc, first))
+                self.assertIn("cached result", self.run_db(cc, inc), (cc, inc))
+                self.assertIn("pch reused", self.run_db(cc, inc, ["--no-cache"]), (cc, inc))
+        groups = os.listdir(os.path.join(self.cache, "pch"))
+        self.assertEqual(len(groups), 1, groups)  # -I and -isystem differ only in the search: variants
+
+    def test_cache_records_real_paths(self):
+        # The C++ library found by a compiler named without a folder is recorded where it is, not
+        # at the lexical reading of its "..": every file the PCH depends on exists.
+        self.run_db("clang++", "-isystem")
+        for d in pch_dirs(self.cache):
+            with open(os.path.join(d, "manifest.json")) as f:
+                m = json.load(f)
+            self.assertTrue(any(p.endswith("/vector") for p, _, _ in m["deps"]), m["deps"])
+            for p, _, _ in m["deps"]:
+                self.assertTrue(os.path.exists(p) and ".." not in p.split("/"), p)
+            for p, _ in m["dirs"]:
+                self.assertNotIn("..", p.split("/"), p)
+
+
+class HeaderFirst(unittest.TestCase):
+    """Files whose first include is the project's own header get the PCH of the block met through
+    it (fake system headers; tests/accel/cases/header_first_* do it with libtorch against the
+    plugin)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="torchlint-accel-")
+        self.cache = os.path.join(self.tmp, "cache")
+        self.sysdir = os.path.join(self.tmp, "sys")
+        self.flags = ["-std=c++17", "-isystem", self.sysdir]
+        self.write("sys/fakesys.h", "#pragma once\nstruct A { int x; };\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, rel, text):
+        p = os.path.join(self.tmp, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def blocks(self):
+        out = {}
+        for d in pch_dirs(self.cache):
+            with open(os.path.join(d, "block.h")) as f, open(os.path.join(d, "manifest.json")) as m:
+                out[f.read()] = json.load(m)["status"]
+        return out
+
+    def test_guarded_chain_shares_the_pch_of_system_first_files(self):
+        self.write("p/inner.h", "#pragma once\n// only includes\n#include <fakesys.h>\n")
+        self.write("p/outer.h", "/* lic */\n#ifndef P_OUTER_H\n#define P_OUTER_H\n#include \"inner.h\"\n"
+                                "#include <vector>\nstruct B { A a; };\n#endif\n")
+        a = self.write("p/a.cpp", "#include \"outer.h\"\nint main() { B b{{1}}; return b.a.x; }\n")
+        b = self.write("p/b.cpp", "#include <fakesys.h>\n#include <vector>\nint main() { A a{1}; return a.x; }\n")
+        _, data, log = torchlint([a], self.flags, self.cache, ["--no-cache"])
+        self.assertEqual(data["errors"], [])
+        self.assertIn("pch built", log)
+        _, data, log = torchlint([b], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch reused", log)
+        self.assertEqual(self.blocks(), {"#include <fakesys.h>\n#include <vector>\n": "ok"})
+
+    def test_guard_named_in_the_system_headers_gets_no_pch(self):
+        # The project's guard CLASH_H is a name the system header tests: defined before it in
+        # the original, after it with a PCH in front. The result must be the one without PCH.
+        self.write("sys/lib.h", "#pragma once\n#ifndef CLASH_H\nint from_lib;\n#endif\n")
+        self.write("p/clash.h", "#ifndef CLASH_H\n#define CLASH_H\n#include <lib.h>\n#endif\n")
+        m = self.write("p/m.cpp", "#include \"clash.h\"\nint main() { return from_lib; }\n")
+        def diags(data):
+            return [(f["line"], f["check"], f["message"]) for f in data["findings"]]
+        _, slow, _ = torchlint([m], self.flags, self.cache, ["--no-cache", "--no-pch"])
+        self.assertEqual(diags(slow), [(2, "clang-diagnostic-error", "use of undeclared identifier 'from_lib'")])
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch none (the include guard CLASH_H", log)
+        self.assertEqual(diags(data), diags(slow))
+        # The same guard under another name: served.
+        self.write("p/clash.h", "#ifndef OTHER_H\n#define OTHER_H\n#include <lib.h>\n#endif\n")
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch reused", log)
+        self.assertEqual(diags(data), [])
+
+    def test_walk_stops_where_the_header_does_more_than_include(self):
+        self.write("sys/s2.h", "#pragma once\nint s2;\n")
+        cases = {
+            "#define X 1\n#include <fakesys.h>\n": None,              # a macro first: no block
+            "#pragma once\n#include <fakesys.h>\n#if 1\n#include <s2.h>\n#endif\n": "#include <fakesys.h>\n",
+            "#include <fakesys.h>\nint u;\n#include <s2.h>\n": "#include <fakesys.h>\n",
+            "#pragma once\n#include <fakesys.h>\n#include <s2.h>\n": "#include <fakesys.h>\n#include <s2.h>\n",
+        }
+        for i, (header, block) in enumerate(cases.items()):
+            cache = os.path.join(self.tmp, "c%d" % i)
+            self.write("q%d/h.h" % i, header)
+            m = self.write("q%d/m.cpp" % i, "#include \"h.h\"\nint main() { A a{0}; return a.x; }\n")
+            _, data, log = torchlint([m], self.flags, cache, ["--no-cache"])
+            self.assertEqual(data["errors"], [], header)
+            if block is None:
+                self.assertIn("pch none", log, header)
+                continue
+            self.assertIn("pch built", log, header)
+            self.cache = cache
+            self.assertEqual(list(self.blocks()), [block], header)
+
+    def test_walk_goes_on_after_a_header_that_only_includes(self):
+        self.write("sys/s2.h", "#pragma once\nint s2;\n")
+        self.write("p/h.h", "// h\n#ifndef H_H /* guard */\n#define H_H\n#include <fakesys.h> // A\n#endif /* H_H */\n")
+        m = self.write("p/m.cpp", "#include \"h.h\"\n#include <s2.h>\nint main() { A a{s2}; return a.x; }\n")
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(data["findings"], [])
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n#include <s2.h>\n"])
+
+    def test_project_header_reached_with_angle_brackets_is_walked(self):
+        self.write("inc/proj/model.h", "#pragma once\n#include <fakesys.h>\nstruct M { A a; };\n")
+        m = self.write("p/m.cpp", "#include <proj/model.h>\nint main() { M m{{0}}; return m.a.x; }\n")
+        flags = self.flags + ["-I", os.path.join(self.tmp, "inc")]
+        _, data, log = torchlint([m], flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(data["findings"], [])
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n"])
+
+    def test_quoted_include_of_a_system_header_is_part_of_the_block(self):
+        m = self.write("p/m.cpp", "#include \"fakesys.h\"\nint main() { A a{0}; return a.x; }\n")
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n"])
+        # Beside the file it is the project's own: no block (nothing else comes first).
+        self.write("p/fakesys.h", "#pragma once\nstruct A { int x; };\nint own;\n")
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch none", log)
+        self.assertEqual(data["errors"], [])
 
 
 def main():

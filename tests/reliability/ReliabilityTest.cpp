@@ -43,6 +43,14 @@ int main(int argc, char **argv) {
 }
 )cpp";
 
+// A file whose missing header's value cannot be typed by synthesised declarations (a structured
+// binding of an unknown value): train() stays unjudged.
+const char UntypableLoop[] = R"cpp(#include <torch/torch.h>
+#include <cfg/cfg.h>
+void train(int n) { for (int i = 0; i < n; ++i) { auto [a, b] = cfg::pair(i); (void)a; (void)b; } }
+int main() { train(3); }
+)cpp";
+
 // An installed header wins over torchlint's stand-in of the same name (stand-ins/README.md): this
 // cxxopts.hpp's parse() returns an int, the stand-in's a ParseResult.
 const char InstalledCxxoptsLoop[] = R"cpp(#include <torch/torch.h>
@@ -119,13 +127,21 @@ const BadInput BadInputs[] = {
      "(and 18 or more errors in this file)",
      1},
     // A missing header that is not libtorch's: the rest of the file is analysed (docs/reliability.md).
+    // No code uses it: nothing is left unjudged, a notice (issue 24's policy).
     {"MissingHeader",
      {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
      "hdr.cpp -- $F",
-     2,
-     "hdr.cpp': analysed partially: header not found: 'nothere.h' (hdr.cpp:1)",
+     0,
+     "torchlint: note: '",
      1,
      "file not found"},
+    {"MissingHeaderNoticeNamesIt",
+     {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
+     "hdr.cpp -- $F",
+     0,
+     "hdr.cpp': header not found: 'nothere.h' (hdr.cpp:1); no code depends on it: every statement was judged",
+     1,
+     "error"},
     {"MissingHeaderStrict",
      {{"hdr.cpp", "#include \"nothere.h\"\nint x;\n"}},
      "--strict-includes hdr.cpp -- $F",
@@ -133,26 +149,93 @@ const BadInput BadInputs[] = {
      "hdr.cpp:1:10: error: 'nothere.h' file not found",
      1,
      "analysed partially"},
+    // Without synthesised declarations the code that uses the missing headers is not judged: an
+    // input error that names the function, unless --allow-partial.
     {"MissingHeaderAndFindingsIsThree",
      {{"train.cpp", MissingHeaderLoop}},
-     "train.cpp -- $F",
+     "--no-synthesis train.cpp -- $F",
      3,
      "train.cpp': analysed partially: headers not found: 'spdlog/spdlog.h' (train.cpp:2), 'clopts.hpp' "
-     "(train.cpp:3); code that depends on them is not judged (",
+     "(train.cpp:3); code not judged in main() (line 4) (",
      1,
      "file not found"},
+    {"AllowPartialIsNotAnInputError",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--no-synthesis --allow-partial train.cpp -- $F",
+     1,
+     "(--allow-partial: not an input error)",
+     1,
+     "torchlint: error"},
     {"MissingHeaderFindsTheTypedSync",
      {{"train.cpp", MissingHeaderLoop}},
-     "train.cpp -- $F",
+     "--no-synthesis train.cpp -- $F",
      3,
      "train.cpp:9:22: warning: Tensor::item()",
      1},
     {"MissingHeaderNoFindingOnUnknownTypes",
      {{"train.cpp", MissingHeaderLoop}},
-     "train.cpp -- $F",
+     "--no-synthesis train.cpp -- $F",
      3,
      "[torch-sync-item]",
      1},
+    // Synthesised declarations (issue 24) type every statement: a notice, not an input error; the
+    // finding on the typed tensor stays, none rests on the synthesised values.
+    {"SynthesisTypesEveryStatement",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "train.cpp': headers not found: 'spdlog/spdlog.h' (train.cpp:2, declarations were synthesised: ",
+     1,
+     "torchlint: error"},
+    {"SynthesisNamesWhatItDeclared",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "(train.cpp:2, declarations were synthesised: clopts::Options, spdlog::info, .as, .item, .parse), "
+     "'clopts.hpp' (train.cpp:3, declarations were synthesised); every statement was typed through "
+     "torchlint's synthesised declarations and judged; no finding rests on them",
+     1},
+    {"SynthesisFindsTheTypedSync",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "train.cpp:9:22: warning: Tensor::item()",
+     1},
+    {"SynthesisNoFindingOnUnknownValues",
+     {{"train.cpp", MissingHeaderLoop}},
+     "train.cpp -- $F",
+     1,
+     "[torch-sync-item]",
+     1},
+    {"SynthesisLeavesUntypableCodeUnjudged",
+     {{"pairs.cpp", UntypableLoop}},
+     "pairs.cpp -- $F",
+     2,
+     "pairs.cpp': analysed partially: header not found: 'cfg/cfg.h' (pairs.cpp:2, declarations were "
+     "synthesised: cfg::pair); code not judged in train() (line 3)",
+     1},
+    {"SynthesisUntypableAllowPartial",
+     {{"pairs.cpp", UntypableLoop}},
+     "--allow-partial pairs.cpp -- $F",
+     0,
+     "(--allow-partial: not an input error)",
+     1,
+     "torchlint: error"},
+    {"SynthesisOffWhenStrict",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--strict-includes train.cpp -- $F",
+     2,
+     "train.cpp:2:10: error: 'spdlog/spdlog.h' file not found",
+     1,
+     "synthesised"},
+    // Compiler errors are never SARIF results, only notifications (with their place).
+    {"SarifCompilerErrorIsANotification",
+     {{"syntax.cpp", "int main() { return 0 }\n"}},
+     "--format=sarif syntax.cpp -- $F",
+     2,
+     "\"id\": \"clang-diagnostic-error\"",
+     1,
+     "\"ruleId\": \"clang-diagnostic-error\""},
     {"MissingHeaderStrictHasNoFinding",
      {{"train.cpp", MissingHeaderLoop}},
      "--strict-includes train.cpp -- $F",
@@ -162,21 +245,39 @@ const BadInput BadInputs[] = {
      "[torch-sync-item]"},
     {"MissingHeaderJson",
      {{"train.cpp", MissingHeaderLoop}},
-     "--format=json train.cpp -- $F",
+     "--no-synthesis --format=json train.cpp -- $F",
      3,
      "analysed partially: headers not found: 'spdlog/spdlog.h'",
      2}, // in "errors", and on stderr
     {"MissingHeaderSarif",
      {{"train.cpp", MissingHeaderLoop}},
-     "--format=sarif train.cpp -- $F",
+     "--no-synthesis --format=sarif train.cpp -- $F",
      3,
      "analysed partially: headers not found: 'spdlog/spdlog.h'",
      2}, // a toolExecutionNotification, and stderr
+    {"SynthesisNoticeJson",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--format=json train.cpp -- $F",
+     1,
+     "every statement was typed through torchlint's synthesised declarations",
+     2}, // in "notices", and on stderr
+    {"SynthesisNoticeSarif",
+     {{"train.cpp", MissingHeaderLoop}},
+     "--format=sarif train.cpp -- $F",
+     1,
+     "\"level\": \"note\"",
+     1}, // a toolExecutionNotification of level note
     {"MissingHeaderInWorkers",
      {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
-     "-j 2 train.cpp c.cpp -- $F",
+     "--no-synthesis -j 2 train.cpp c.cpp -- $F",
      3,
-     "analysed partially",
+     "not found: ",
+     2},
+    {"SynthesisInWorkers",
+     {{"train.cpp", MissingHeaderLoop}, {"c.cpp", "#include <nothere.h>\nint c;\n"}},
+     "-j 2 train.cpp c.cpp -- $F",
+     1,
+     "torchlint: note: '",
      2},
     // Stand-in headers: an installed one wins; --strict-includes uses none.
     {"InstalledHeaderWinsOverStandIn",
@@ -501,12 +602,12 @@ TEST(FuzzRegressions, NoCrash) {
 TEST(MissingHeader, PartialResultIsNotCached) {
   Scratch S;
   S.write("train.cpp", MissingHeaderLoop);
-  Result First = S.torchlint("--cache-dir=cache train.cpp -- " + S.flags());
+  Result First = S.torchlint("--no-synthesis --cache-dir=cache train.cpp -- " + S.flags());
   EXPECT_EQ(3, First.RC) << First.all();
   EXPECT_EQ(1u, First.linesWith("analysed partially")) << First.all();
   S.write("inc/spdlog/spdlog.h", "#pragma once\n");
   S.write("inc/clopts.hpp", "#pragma once\n");
-  Result Second = S.torchlint("--cache-dir=cache train.cpp -- " + S.flags() + " -I inc");
+  Result Second = S.torchlint("--no-synthesis --cache-dir=cache train.cpp -- " + S.flags() + " -I inc");
   EXPECT_EQ(0u, Second.linesWith("analysed partially")) << Second.all();
   EXPECT_EQ(1u, Second.linesWith("use of undeclared identifier 'clopts'")) << Second.all();
 }
@@ -564,4 +665,162 @@ TEST(Pch, SharedAcrossUnrelatedIncludeFolders) {
   // And each of them is reused in turn.
   EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -I unrelated2 -I shadow"));
   EXPECT_EQ("reused", Pch("b.cpp -- " + S.flags() + " -DTORCH_API_INCLUDE_EXTENSION_H"));
+}
+
+// ---- a newcomer's first run (issue 24) ---------------------------------------------------------
+
+namespace {
+
+/// torchlint with the environment Env (shell assignments) and only the libtorch it names: no
+/// Torch_DIR or CMAKE_PREFIX_PATH from the calling environment.
+Result torchlintWithEnv(const Scratch &S, const std::string &Env, const std::string &Args) {
+  return S.sh("exec env -u Torch_DIR -u CMAKE_PREFIX_PATH " + Env + " '" + TORCHLINT_BIN + "' " + Args);
+}
+
+/// A fake libtorch install under S at Rel: the stub as torch/torch.h, torch/version.h of Major.
+std::string fakeLibtorch(const Scratch &S, const std::string &Rel, int Major) {
+  S.write(Rel + "/include/torch/csrc/api/include/torch/torch.h", readFile(TORCHLINT_MINI_TORCH));
+  S.write(Rel + "/include/torch/csrc/api/include/torch/version.h",
+          "#pragma once\n#define TORCH_VERSION_MAJOR " + std::to_string(Major) + "\n#define TORCH_VERSION_MINOR " +
+              (Major == 1 ? "13" : "15") + "\n");
+  return S.path(Rel);
+}
+
+// A training step whose helper header (in the project's inc/, added by CMake) needs C++20.
+const char Cxx20Loop[] = R"cpp(#include <torch/torch.h>
+#include "proj/steps.h"
+int main() {
+  float total = 0;
+  for (int i = 0; i < 10; ++i) {
+    auto x = proj::step(torch::ones({4}).cuda());
+    total += x.sum().item<float>();
+  }
+  return total > 0;
+}
+)cpp";
+const char Cxx20Header[] = R"cpp(#pragma once
+namespace proj {
+template <class T> concept TensorLike = requires(T t) { t.sum(); };
+template <TensorLike T> T step(T t) { return t; }
+} // namespace proj
+)cpp";
+
+} // namespace
+
+// A .clang-tidy written for clang-tidy (CLion's style) leaves torchlint's default set on; one that
+// switches every torch check off is obeyed, and said.
+TEST(FirstRun, ClangTidyFileForClangTidy) {
+  Scratch S;
+  S.write("a.cpp", TrainLoop);
+  S.write(".clang-tidy", "Checks: '-*,bugprone-*,modernize-use-nullptr'\n");
+  Result R = S.torchlint("--no-cache a.cpp -- " + S.flags());
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("torchlint: warning")) << R.all();
+  S.write(".clang-tidy", "Checks: '-*,bugprone-*,-torch-*'\n");
+  Result Off = S.torchlint("--no-cache a.cpp -- " + S.flags());
+  EXPECT_EQ(0, Off.RC) << Off.all();
+  EXPECT_EQ(0u, Off.linesWith("[torch-"));
+  EXPECT_EQ(1u, Off.linesWith("torchlint: warning: " + S.path(".clang-tidy") + " disables every torch check")) << Off.all();
+}
+
+// No -p: a build folder's compile_commands.json that lists the file is used (said on stderr), by
+// every -j worker.
+TEST(FirstRun, CompileDatabaseInABuildFolder) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  std::string Root = llvm::StringRef(S.path("")).rtrim('/').str();
+  std::string Json = "[";
+  for (const char *F : {"src/a.cpp", "src/b.cpp"}) {
+    S.write(F, TrainLoop);
+    Json += std::string(Json.size() > 1 ? "," : "") + "{\"directory\": \"" + Root +
+            "\", \"command\": \"clang++ " + S.flags() + " -c " + F + "\", \"file\": \"" + F + "\"}";
+  }
+  S.write("build-release/compile_commands.json", Json + "]");
+  for (const char *J : {"-j1", "-j2"}) {
+    Result R = S.torchlint(std::string(J) + " --no-cache src/a.cpp src/b.cpp");
+    EXPECT_EQ(1, R.RC) << J << "\n" << R.all();
+    EXPECT_EQ(2u, R.linesWith("[torch-sync-item]")) << J << "\n" << R.all();
+    EXPECT_EQ(1u, R.linesWith("torchlint: compile database: " + S.path("build-release/compile_commands.json") +
+                              " (in build-release/ below " + Root + ";"))
+        << J << "\n" << R.all();
+  }
+}
+
+// No database at all: the standard and the include folder come from CMakeLists.txt; the file and
+// its C++20 header parse, and the one line on stderr says where each flag came from.
+TEST(FirstRun, FlagsGuessedFromCMake) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  S.write("CMakeLists.txt", "project(p CXX)\nset(CMAKE_CXX_STANDARD 20)\nadd_executable(t src/train.cpp)\n"
+                            "target_include_directories(t PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/inc)\n");
+  S.write("inc/proj/steps.h", Cxx20Header);
+  S.write("src/train.cpp", Cxx20Loop);
+  std::string Lt = fakeLibtorch(S, "lt", 2);
+  Result R = torchlintWithEnv(S, "LIBTORCH=" + Lt, "--no-cache src/train.cpp");
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("flags guessed: -std=c++20 (CMakeLists.txt:2 (CMAKE_CXX_STANDARD 20)); 1 include folder "
+                            "from CMakeLists.txt;"))
+      << R.all();
+  EXPECT_EQ(1u, R.linesWith("libtorch 2.15 at " + Lt)) << R.all();
+  // Without the standard, C++17 (as libtorch 2.x before 2.10 asks): the header does not parse.
+  S.write("CMakeLists.txt", "include_directories(inc)\n");
+  Result Old = torchlintWithEnv(S, "LIBTORCH=" + Lt, "--no-cache src/train.cpp");
+  EXPECT_EQ(1u, Old.linesWith("flags guessed: 1 include folder from CMakeLists.txt;")) << Old.all();
+  EXPECT_NE(0u, Old.linesWith("error")) << "a C++20 header parsed as C++17:\n" << Old.all();
+}
+
+// A C++20 project with only libtorch 1.x headers (which do not parse under C++20 with clang 19):
+// libtorch 2.x headers are used where found (here torchlint's own .deps/libtorch-2), and said.
+TEST(FirstRun, Cxx20ProjectWithLibtorch1) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  S.write("CMakeLists.txt", "target_compile_features(t PUBLIC cxx_std_20)\ninclude_directories(inc)\n");
+  S.write("inc/proj/steps.h", Cxx20Header);
+  S.write("src/train.cpp", Cxx20Loop);
+  std::string Old = fakeLibtorch(S, "lt1", 1);
+  std::string Env = "LIBTORCH=" + Old + " TORCHLINT_HOME=" + S.path("home");
+  Result None = torchlintWithEnv(S, Env, "--no-cache src/train.cpp");
+  EXPECT_EQ(1u, None.linesWith("the project needs C++20 and libtorch 1.13 (" + Old +
+                               ") does not parse under it with clang 19; libtorch 2.x headers (LIBTORCH=DIR) would"))
+      << None.all();
+  std::string New = fakeLibtorch(S, "home/.deps/libtorch-2", 2);
+  Result R = torchlintWithEnv(S, Env, "--no-cache src/train.cpp");
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("does not parse under it: using libtorch 2.15 at " + New)) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+}
+
+// A .cu file: CUDA host code, parsed without a CUDA toolkit; the step's sync is reported, the same
+// code inside a kernel (device code) is not.
+TEST(FirstRun, CudaFileAnalysedAsHostCode) {
+  Scratch S;
+  // (Device code cannot call libtorch's host API: clang rejects item() in a __device__ function
+  // even in the host-only parse, so no check can match there; TorchCheck::dropped() skips it
+  // anyway.)
+  std::string Cu = S.write("glue.cu", R"cpp(#include <torch/torch.h>
+__global__ void kernel(float *x, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    x[i] *= 2;
+}
+float step(float *x, int n, at::Tensor t, cudaStream_t s) {
+  float total = 0;
+  for (int i = 0; i < 10; ++i) {
+    kernel<<<dim3(n / 256), 256, 0, s>>>(x, n);
+    total += t.cuda().sum().item<float>();
+  }
+  return total;
+}
+)cpp");
+  Result R = S.torchlint("--no-cache --cache-dir=cache glue.cu -- -x c++ -std=c++17 -isystem " + S.path("include"));
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("glue.cu:10:29: warning")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("'" + Cu + "': CUDA source analysed as host code")) << R.all();
+  Result Flags = S.torchlint("--print-cuda-host-flags --cache-dir=cache");
+  EXPECT_EQ(0, Flags.RC) << Flags.all();
+  EXPECT_EQ(1u, Flags.linesWith("-x cuda --cuda-host-only -nocudainc -nocudalib")) << Flags.all();
 }

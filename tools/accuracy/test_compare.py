@@ -57,6 +57,43 @@ class Compare(unittest.TestCase):
         self.assertEqual(rows["all"]["findings"], 5)
         self.assertEqual(rows["all"]["misses"], 2)
 
+    def test_per_project_rows_keep_manifest_order_and_sets(self):
+        manifest = {"repos": [{"name": "b", "set": "unseen-2"}, {"name": "a"}]}
+        judged, missed = run.match([F(1, repo="a"), F(5, repo="b"), F(9, repo="b")],
+                                   [V(1, "TP", repo="a"), V(5, "FP", repo="b"), V(9, "TP", repo="b")],
+                                   [V(20, "TP", repo="b")])
+        rows = run.per_project(manifest, judged, missed)
+        self.assertEqual(list(rows), ["b", "a"])
+        self.assertEqual(rows["a"]["set"], "original")
+        self.assertEqual((rows["b"]["TP"], rows["b"]["FP"], rows["b"]["misses"]), (1, 1, 1))
+        self.assertAlmostEqual(rows["b"]["precision"], 0.5)
+        self.assertAlmostEqual(rows["b"]["recall"], 0.5)
+
+    def test_misses_of_checks_not_built_are_kept_apart(self):
+        misses = [dict(V(3, "TP"), check="torch-sync-item"), dict(V(4, "TP"), check="torch-optimizer-in-loop")]
+        kept, unbuilt = run.split_unbuilt(misses, {"torch-sync-item"})
+        self.assertEqual([m["check"] for m in kept], ["torch-sync-item"])
+        self.assertEqual([m["check"] for m in unbuilt], ["torch-optimizer-in-loop"])
+        kept, unbuilt = run.split_unbuilt(misses, None)  # no torchlint to ask: nothing set apart
+        self.assertEqual((len(kept), len(unbuilt)), (2, 0))
+
+    def test_whole_project_database_lists_every_translation_unit(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            for f in ("src/a.cpp", "src/b.cc", "tools/c.cpp", "third_party/x.cpp", "src/a.h"):
+                os.makedirs(os.path.dirname(os.path.join(d, f)), exist_ok=True)
+                open(os.path.join(d, f), "w").close()
+            repo = {"name": "r", "files": ["src/a.cpp"], "exclude": ["third_party/**"], "includes": ["src"], "torch": 1}
+            n = run.write_database(repo, d, os.path.join(d, "db"))
+            db = json.load(open(os.path.join(d, "db", "compile_commands.json")))
+            self.assertEqual(n, 3)
+            self.assertEqual(sorted(os.path.relpath(e["file"], d) for e in db), ["src/a.cpp", "src/b.cc", "tools/c.cpp"])
+            for e in db:
+                self.assertEqual(e["arguments"][0], "/usr/bin/c++")  # absolute, as CMake writes it
+                self.assertIn("-isystem", e["arguments"])
+                self.assertIn(os.path.join(d, "src"), e["arguments"])
+                self.assertEqual(e["directory"], d)
+
     def test_committed_verdicts_are_well_formed(self):
         here = os.path.dirname(os.path.abspath(__file__))
         names = {r["name"] for r in json.load(open(os.path.join(here, "repos.json")))["repos"]}

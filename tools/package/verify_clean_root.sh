@@ -3,9 +3,10 @@
 #
 #   bash tools/package/verify_clean_root.sh [--wheel WHEEL] [--deb DEB]
 #
-# Builds a minimal Debian 12 (bookworm) root with debootstrap from Debian's mirror ($DEBIAN_MIRROR,
-# default http://deb.debian.org/debian), adds libtorch-dev (the headers the analysed code includes)
-# and python3-venv (pip, for the wheel), checks that no Clang or LLVM 19 came with them, then in two
+# Builds a minimal Debian 12 (bookworm) root with debootstrap from the archive this machine's apt
+# already uses for bookworm (tools/package/apt_mirror.sh reads /etc/apt/sources.list and
+# sources.list.d/, one-line and deb822; $DEBIAN_MIRROR overrides it), adds libtorch-dev (the
+# headers the analysed code includes) and python3-venv (pip, for the wheel), checks that no Clang or LLVM 19 came with them, then in two
 # copies of that root installs ONLY the wheel (pip, offline) and ONLY the .deb (apt-get install
 # ./torchlint_*.deb, which pulls libstdc++-12-dev: the C++ standard headers every libtorch source
 # includes) and runs `torchlint train.cpp` on examples/train.cpp from another folder. The wheel
@@ -23,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SRC=$PWD
 WORK=${TORCHLINT_CLEAN_ROOT:-/var/tmp/torchlint-clean-root}
-MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+MIRROR=${DEBIAN_MIRROR:-}
 WHEEL="" DEB=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -34,6 +35,10 @@ while [ $# -gt 0 ]; do
 done
 [ "$(id -u)" = 0 ] || { echo "verify_clean_root: needs root (debootstrap, chroot)" >&2; exit 2; }
 command -v debootstrap >/dev/null || { echo "verify_clean_root: apt-get install debootstrap" >&2; exit 2; }
+if [ -z "$MIRROR" ]; then
+  MIRROR=$(bash tools/package/apt_mirror.sh bookworm) \
+    || { echo "verify_clean_root: set DEBIAN_MIRROR to a Debian archive that serves bookworm" >&2; exit 2; }
+fi
 [ -n "$WHEEL" ] || WHEEL=$(realpath "$(bash tools/package/build_wheel.sh dist | tail -1)")
 [ -n "$DEB" ] || DEB=$(realpath "$(bash tools/package/build_deb.sh dist | tail -1)")
 EXPECTED=$SRC/tests/packaging/expected_train_findings.txt

@@ -1,4 +1,4 @@
-// The first include is a project header: no include block to precompile; all parsed normally.
+// The first include is a project header (which includes torch.h first): the PCH of its block.
 #include "helpers.h"
 #include <torch/torch.h>
 

@@ -1,0 +1,173 @@
+#include "cli/CudaHost.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace torchlint {
+
+namespace {
+
+// What host code in a .cu file needs from the CUDA toolkit, declared from scratch.
+const char *const HostHeader = R"(// Written by torchlint (cli/CudaHost.cpp): a .cu file parsed as CUDA host code without a
+// CUDA toolkit. Device code is parsed but not analysed.
+#pragma once
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __restrict__ __restrict
+#include <stddef.h>
+#include <stdlib.h>
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef enum cudaError { cudaSuccess = 0 } cudaError_t;
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+// The <<<grid, block, shared, stream>>> launch: clang asks for one of these, by CUDA version.
+extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
+extern "C" cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
+extern "C" cudaError_t cudaGetLastError(void);
+extern "C" cudaError_t cudaPeekAtLastError(void);
+extern "C" const char *cudaGetErrorString(cudaError_t);
+extern "C" cudaError_t cudaDeviceSynchronize(void);
+extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t);
+extern "C" cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);
+extern "C" cudaError_t cudaMemcpyAsync(void *, const void *, size_t, cudaMemcpyKind, cudaStream_t = 0);
+extern "C" cudaError_t cudaMalloc(void **, size_t);
+extern "C" cudaError_t cudaFree(void *);
+// threadIdx, blockIdx, blockDim, gridDim, warpSize (clang's resource header).
+#include <__clang_cuda_builtin_vars.h>
+// c10/util/Half-inl.h and BFloat16-inl.h declare __ldg on the toolkit's half types in clang's CUDA
+// mode: any value converts to what they return.
+struct __half { unsigned short __x; };
+struct __nv_bfloat16 { unsigned short __x; };
+template <class T> struct __torchlint_any_value { template <class U> __host__ __device__ operator U() const; };
+template <class T> __device__ __torchlint_any_value<T> __ldg(const T *);
+)";
+
+bool isNvcc(llvm::StringRef Argv0) { return llvm::sys::path::stem(Argv0).starts_with("nvcc"); }
+
+} // namespace
+
+bool isCudaSource(llvm::StringRef File) { return llvm::sys::path::extension(File).equals_insensitive(".cu"); }
+
+std::string cudaHostHeader(llvm::StringRef CacheDir, std::string &Error) {
+  llvm::SmallString<256> Dir(CacheDir);
+  llvm::sys::path::append(Dir, "cuda-host");
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, "torchlint_cuda_host_v1.h");
+  if (auto B = llvm::MemoryBuffer::getFile(Path); B && (*B)->getBuffer() == HostHeader)
+    return std::string(Path);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+    Error = "cannot create '" + std::string(Dir) + "': " + EC.message();
+    return "";
+  }
+  // Written to a temporary file and renamed: -j workers may write it at the same time.
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp)) {
+    Error = "cannot write in '" + std::string(Dir) + "': " + EC.message();
+    return "";
+  }
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << HostHeader;
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    Error = "cannot write '" + std::string(Path) + "': " + EC.message();
+    return "";
+  }
+  return std::string(Path);
+}
+
+std::vector<std::string> cudaHostArgs(const std::vector<std::string> &Args, llvm::StringRef File,
+                                      llvm::StringRef Header) {
+  if (Args.empty())
+    return Args;
+  bool Nvcc = isNvcc(Args[0]);
+  std::vector<std::string> Out = {Nvcc ? "clang++" : Args[0], "-x", "cuda", "--cuda-host-only", "-nocudainc",
+                                  "-nocudalib"};
+  // A toolkit path that does not exist: clang looks for none, and warns about no version.
+  llvm::SmallString<256> NoToolkit(llvm::sys::path::parent_path(Header));
+  llvm::sys::path::append(NoToolkit, "no-toolkit");
+  Out.push_back("--cuda-path=" + std::string(NoToolkit));
+  Out.push_back("-include");
+  Out.push_back(Header.str());
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    auto Next = [&]() -> std::string { return I + 1 < Args.size() ? Args[++I] : std::string(); };
+    // Dropped in both: the language, the toolkit, the GPU architectures.
+    if (A == "-x" || A == "--x") {
+      Next();
+      continue;
+    }
+    if (A == "-include-pch") { // a PCH built for C++ (or another language mode) does not load in CUDA's
+      Next();
+      continue;
+    }
+    if (A.starts_with("-x") || A.starts_with("--x=") || A.starts_with("--cuda-path") ||
+        A.starts_with("--cuda-gpu-arch") || A.starts_with("--offload-arch") || A == "--cuda-host-only" ||
+        A == "--cuda-device-only" || A == "-nocudainc" || A == "-nocudalib")
+      continue; // -xc++, -xcu: joined
+    if (!Nvcc) {
+      Out.push_back(A.str());
+      continue;
+    }
+    // nvcc: only what clang understands the same way.
+    if (A == "-D" || A == "-U" || A == "-I" || A == "-isystem" || A == "-iquote" || A == "-idirafter" ||
+        A == "-include") {
+      std::string V = Next();
+      if (!V.empty()) {
+        Out.push_back(A.str());
+        Out.push_back(V);
+      }
+    } else if (A.starts_with("-D") || A.starts_with("-U") || A.starts_with("-I") || A.starts_with("-std=") ||
+               A == "-fno-caret-diagnostics" || A.starts_with("-resource-dir")) { // the last two: torchlint's
+      Out.push_back(A.str());
+    } else if (A == "-std" || A == "--std") {
+      std::string V = Next();
+      if (!V.empty())
+        Out.push_back("-std=" + V);
+    } else if (A.consume_front("--std=")) {
+      Out.push_back("-std=" + A.str());
+    } else if (A.consume_front("-isystem=") || A.consume_front("-isystem")) {
+      Out.push_back("-isystem");
+      Out.push_back(A.str());
+    } else if (A == "--include-path" || A == "--define-macro" || A == "--pre-include" || A == "--system-include") {
+      std::string V = Next();
+      const char *Flag = A == "--include-path" ? "-I" : A == "--define-macro" ? "-D" : A == "--pre-include" ? "-include" : "-isystem";
+      if (!V.empty()) {
+        Out.push_back(Flag);
+        Out.push_back(V);
+      }
+    } else if (A.consume_front("--include-path=")) {
+      Out.push_back("-I" + A.str());
+    } else if (A.consume_front("--define-macro=")) {
+      Out.push_back("-D" + A.str());
+    } else if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-ccbin" || A == "-gencode" ||
+               A == "-arch" || A == "-code" || A == "-Xcompiler" || A == "-Xcudafe" || A == "-Xptxas" ||
+               A == "-Xlinker" || A == "--compiler-options" || A == "--threads" || A == "-t" || A == "-maxrregcount" ||
+               A == "--options-file" || A == "-odir") {
+      Next(); // a flag with its value in the next argument: both dropped
+    } else if (!A.starts_with("-") && (A == File || llvm::sys::path::extension(A).equals_insensitive(".cu"))) {
+      Out.push_back(A.str()); // the input
+    }
+  }
+  return Out;
+}
+
+} // namespace torchlint

@@ -1,0 +1,31 @@
+// What a finding's "runs on every step" rests on, carried with the finding from the TU that made it
+// to the project model that decides (issue 23). In project mode (the CLI with a compile database),
+// TorchCheck::report() appends it to the message after a separator the user never sees: the kind
+// (Loop: hot in this TU because of the loop at File:Line:Column; Function: hot in this TU because
+// the function is called from a loop or forward(); Conditional: not hot in this TU, reported only
+// if the function runs per step in the project), the function's USR and this TU's reason. The CLI
+// strips it when it resolves the finding against the merged model (ProjectModel.h resolve()).
+#pragma once
+#include <optional>
+#include <string>
+
+namespace torchlint::model {
+
+struct HotBasis {
+  enum Kind : char { Loop = 'L', Function = 'F', Conditional = 'C' };
+  Kind K = Conditional;
+  std::string FunctionUSR;
+  std::string File; // the loop's (Loop)
+  unsigned Line = 0, Column = 0;
+  std::string Why; // this TU's reason (Loop, Function)
+};
+
+/// The separator between a message and its basis.
+constexpr char BasisMarker = '\x1f';
+
+/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why".
+std::string encodeBasis(const HotBasis &B);
+/// Splits Message into its text and its basis; nullopt (Message unchanged) when it has none.
+std::optional<HotBasis> takeBasis(std::string &Message);
+
+} // namespace torchlint::model

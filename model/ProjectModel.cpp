@@ -1,0 +1,333 @@
+#include "model/ProjectModel.h"
+#include "model/HotBasis.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <deque>
+
+namespace torchlint::model {
+
+namespace {
+constexpr char Sep = '\x1e';
+constexpr llvm::StringLiteral Tag = "torchlint-hot";
+} // namespace
+
+std::string encodeBasis(const HotBasis &B) {
+  std::string S(1, BasisMarker);
+  S += Tag;
+  for (const std::string &Part :
+       {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why}) {
+    S += Sep;
+    S += Part;
+  }
+  return S;
+}
+
+std::optional<HotBasis> takeBasis(std::string &Message) {
+  size_t At = Message.find(BasisMarker);
+  if (At == std::string::npos)
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
+  if (Parts.size() != 7 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
+    return std::nullopt;
+  HotBasis B;
+  B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
+  B.FunctionUSR = Parts[2].str();
+  B.File = Parts[3].str();
+  if (Parts[4].getAsInteger(10, B.Line) || Parts[5].getAsInteger(10, B.Column))
+    return std::nullopt;
+  B.Why = Parts[6].str();
+  Message.resize(At);
+  return B;
+}
+
+std::string baseName(llvm::StringRef Path) { return llvm::sys::path::filename(Path).str(); }
+
+void ProjectModel::add(TUSummary S) { Pending.push_back(std::move(S)); }
+
+void ProjectModel::addJson(const llvm::json::Value &V, llvm::StringRef Origin) {
+  std::string Err;
+  if (std::optional<TUSummary> S = fromJson(V, Err))
+    add(std::move(*S));
+  else
+    Notes.push_back("the project-model summary of '" + Origin.str() + "' is ignored: " + Err);
+}
+
+int ProjectModel::effectiveLoop(const Function &F, int L) const {
+  while (L >= 0 && L < static_cast<int>(F.Loops.size()) && F.Loops[L].Bounded)
+    L = F.Loops[L].Parent;
+  return L;
+}
+
+std::vector<std::string> ProjectModel::targets(const Call &C) const {
+  std::vector<std::string> Out{C.Callee};
+  if (!C.Virtual)
+    return Out;
+  // Every override the project defines, transitively.
+  for (size_t I = 0; I < Out.size() && I < 4096; ++I) {
+    auto It = Overriders.find(Out[I]);
+    if (It != Overriders.end())
+      for (const std::string &O : It->second)
+        if (std::find(Out.begin(), Out.end(), O) == Out.end())
+          Out.push_back(O);
+  }
+  return Out;
+}
+
+int ProjectModel::stepLoopAround(const std::string &USR, int L) const {
+  auto It = Defs.find(USR);
+  if (It == Defs.end())
+    return -1;
+  const Function &F = It->second.F;
+  for (unsigned Guard = 0; L >= 0 && L < static_cast<int>(F.Loops.size()) && Guard < 1024; ++Guard) {
+    if (isStepLoop(USR, L))
+      return L;
+    L = F.Loops[L].Parent;
+  }
+  return -1;
+}
+
+void ProjectModel::finish() {
+  // A stable order whatever order the TUs came in.
+  std::stable_sort(Pending.begin(), Pending.end(),
+                   [](const TUSummary &A, const TUSummary &B) { return A.MainFile < B.MainFile; });
+  std::set<std::string> ReportedTwice;
+  for (size_t TU = 0; TU < Pending.size(); ++TU) {
+    for (Function &F : Pending[TU].Functions) {
+      auto [It, New] = Defs.try_emplace(F.USR, Def{F, TU});
+      if (New)
+        continue;
+      Def &D = It->second;
+      if (D.F.File == F.File && D.F.Line == F.Line) {
+        // The same definition: an inline function of a header (seen again in another TU), or a
+        // template's pattern and its instantiations (the same TU): merge the latter's facts.
+        if (D.TU != TU)
+          continue;
+        int Offset = static_cast<int>(D.F.Loops.size());
+        auto Shift = [&](int L) { return L < 0 ? L : L + Offset; };
+        for (Loop L : F.Loops) {
+          L.Parent = Shift(L.Parent);
+          D.F.Loops.push_back(L);
+        }
+        for (Call C : F.Calls) {
+          C.Loop = Shift(C.Loop);
+          D.F.Calls.push_back(std::move(C));
+        }
+        for (Step S : F.Steps) {
+          S.Loop = Shift(S.Loop);
+          D.F.Steps.push_back(S);
+        }
+        continue;
+      }
+      if (ReportedTwice.insert(F.USR).second)
+        Notes.push_back(F.Name + "() is defined twice, at " + D.F.File + ":" + std::to_string(D.F.Line) + " and " +
+                        F.File + ":" + std::to_string(F.Line) +
+                        " (two programs in one compile database?); the project model uses the first");
+    }
+  }
+  Pending.clear();
+
+  for (auto &[USR, D] : Defs) {
+    for (const std::string &O : D.F.Overrides)
+      Overriders[O].push_back(USR);
+    for (int L = 0; L < static_cast<int>(D.F.Loops.size()); ++L) {
+      const Loop &Lp = D.F.Loops[L];
+      LoopAt.try_emplace({Lp.File, Lp.Line, Lp.Column}, LoopRef{USR, L});
+    }
+  }
+
+  // Callers: callee -> (caller, call index).
+  std::map<std::string, std::vector<std::pair<std::string, size_t>>> Callers;
+  for (auto &[USR, D] : Defs) {
+    if (D.F.TestBody)
+      continue;
+    for (size_t I = 0; I < D.F.Calls.size(); ++I)
+      for (const std::string &T : targets(D.F.Calls[I]))
+        Callers[T].push_back({USR, I});
+  }
+
+  // Functions that do a step on every call.
+  std::deque<std::string> Work;
+  for (auto &[USR, D] : Defs)
+    if (!D.F.TestBody)
+      for (const Step &S : D.F.Steps)
+        if (effectiveLoop(D.F, S.Loop) < 0 && DoesStep.insert(USR).second)
+          Work.push_back(USR);
+  while (!Work.empty()) {
+    std::string F = Work.front();
+    Work.pop_front();
+    for (auto &[Caller, I] : Callers[F]) {
+      const Function &CF = Defs[Caller].F;
+      if (effectiveLoop(CF, CF.Calls[I].Loop) < 0 && DoesStep.insert(Caller).second)
+        Work.push_back(Caller);
+    }
+  }
+
+  // Candidate step loops: a step, or a call of a function that does one, in the loop.
+  for (auto &[USR, D] : Defs) {
+    if (D.F.TestBody)
+      continue;
+    for (const Step &S : D.F.Steps)
+      if (int L = effectiveLoop(D.F, S.Loop); L >= 0)
+        StepLoops.insert({USR, L});
+    for (const Call &C : D.F.Calls)
+      if (int L = effectiveLoop(D.F, C.Loop); L >= 0)
+        for (const std::string &T : targets(C))
+          if (DoesStep.count(T))
+            StepLoops.insert({USR, L});
+  }
+  // Functions holding a step loop, directly or through calls.
+  for (const LoopRef &L : StepLoops)
+    if (HasStepLoop.insert(L.first).second)
+      Work.push_back(L.first);
+  while (!Work.empty()) {
+    std::string F = Work.front();
+    Work.pop_front();
+    for (auto &[Caller, I] : Callers[F])
+      if (HasStepLoop.insert(Caller).second)
+        Work.push_back(Caller);
+  }
+  // Epoch loops: a loop around a step loop, or one calling a function that holds a step loop,
+  // runs once per epoch: it is not a step loop itself.
+  std::set<LoopRef> Epoch;
+  auto MarkAround = [&](const std::string &USR, const Function &F, int L) {
+    for (unsigned Guard = 0; L >= 0 && Guard < 1024; ++Guard, L = F.Loops[L].Parent)
+      Epoch.insert({USR, L});
+  };
+  for (auto &[USR, D] : Defs) {
+    for (int L = 0; L < static_cast<int>(D.F.Loops.size()); ++L)
+      if (StepLoops.count({USR, L}))
+        MarkAround(USR, D.F, D.F.Loops[L].Parent);
+    for (const Call &C : D.F.Calls)
+      for (const std::string &T : targets(C))
+        if (HasStepLoop.count(T) && T != USR)
+          MarkAround(USR, D.F, C.Loop);
+  }
+  for (const LoopRef &L : Epoch)
+    StepLoops.erase(L);
+
+  // Hot functions: forward(), then the calls in step loops, then what hot functions call.
+  auto Where = [&](const Function &F) { return F.Name + "() (" + baseName(F.File) + ")"; };
+  for (auto &[USR, D] : Defs)
+    if (D.F.Forward && !D.F.TestBody) {
+      Hot H;
+      H.Why = "in " + Where(D.F) + ", which runs on every forward pass";
+      HotFunctions.emplace(USR, std::move(H));
+      Work.push_back(USR);
+    }
+  struct Seed {
+    std::string Callee, Caller;
+    const Call *C;
+    int Loop;
+  };
+  std::vector<Seed> Seeds;
+  for (auto &[USR, D] : Defs) {
+    if (D.F.TestBody)
+      continue;
+    for (const Call &C : D.F.Calls) {
+      int L = stepLoopAround(USR, C.Loop);
+      if (L < 0)
+        continue;
+      for (const std::string &T : targets(C))
+        Seeds.push_back({T, USR, &C, L});
+    }
+  }
+  std::stable_sort(Seeds.begin(), Seeds.end(), [](const Seed &A, const Seed &B) {
+    return std::tie(A.C->File, A.C->Line, A.C->Column) < std::tie(B.C->File, B.C->Line, B.C->Column);
+  });
+  for (const Seed &S : Seeds) {
+    auto It = Defs.find(S.Callee);
+    if (It == Defs.end() || HotFunctions.count(S.Callee))
+      continue;
+    const Function &Caller = Defs[S.Caller].F;
+    const Loop &L = Caller.Loops[S.Loop];
+    Hot H;
+    std::string LoopText = "the loop in " + Caller.Name + "() at " + baseName(L.File) + ":" + std::to_string(L.Line);
+    H.Why = "in " + Where(It->second.F) +
+            (S.C->Conditional ? ", called in " + LoopText + " under a condition (not on every step)"
+                              : ", called on every step of " + LoopText);
+    H.Path.push_back({L.File, L.Line, L.Column, "the step loop in " + Caller.Name + "()"});
+    H.Path.push_back({S.C->File, S.C->Line, S.C->Column, "calls " + It->second.F.Name + "() here"});
+    HotFunctions.emplace(S.Callee, std::move(H));
+    Work.push_back(S.Callee);
+  }
+  while (!Work.empty()) {
+    std::string F = Work.front();
+    Work.pop_front();
+    const Hot Parent = HotFunctions[F];
+    const Function &FF = Defs[F].F;
+    for (const Call &C : FF.Calls)
+      for (const std::string &T : targets(C)) {
+        auto It = Defs.find(T);
+        if (It == Defs.end() || It->second.F.TestBody || HotFunctions.count(T))
+          continue;
+        Hot H;
+        llvm::StringRef Rest = Parent.Why;
+        Rest.consume_front("in ");
+        H.Why = "in " + Where(It->second.F) + ", called from " + Rest.str();
+        H.Path = Parent.Path;
+        H.Path.push_back({C.File, C.Line, C.Column, "calls " + It->second.F.Name + "() here"});
+        HotFunctions.emplace(T, std::move(H));
+        Work.push_back(T);
+      }
+  }
+}
+
+std::optional<Hot> ProjectModel::functionHot(llvm::StringRef USR) const {
+  auto It = HotFunctions.find(USR.str());
+  if (It == HotFunctions.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::optional<bool> ProjectModel::inStepLoop(llvm::StringRef File, unsigned Line, unsigned Column) const {
+  auto It = LoopAt.find({File.str(), Line, Column});
+  if (It == LoopAt.end())
+    return std::nullopt;
+  return stepLoopAround(It->second.first, It->second.second) >= 0;
+}
+
+bool ProjectModel::resolve(Finding &F) const {
+  std::optional<HotBasis> B = takeBasis(F.Message);
+  if (!B)
+    return true;
+  auto Keep = [&](const std::string &Why, const std::vector<PathStep> *Path) {
+    if (!Why.empty())
+      F.Message += " (" + Why + ")";
+    if (Path)
+      for (const PathStep &P : *Path)
+        F.Notes.push_back({P.Message, P.File, P.Line, P.Column, 0});
+    return true;
+  };
+  // Nothing in the project trains (a snippet, an inference tool): the model cannot tell which
+  // loop is a step, and this TU's answer stands.
+  if (!hasStepLoops()) {
+    if (B->K == HotBasis::Conditional)
+      return false;
+    return Keep(B->Why, nullptr);
+  }
+  std::optional<Hot> H = functionHot(B->FunctionUSR);
+  switch (B->K) {
+  case HotBasis::Loop: {
+    std::optional<bool> InStep = inStepLoop(B->File, B->Line, B->Column);
+    if (!InStep || *InStep)
+      return Keep(B->Why, nullptr);
+    if (H)
+      return Keep(H->Why, &H->Path);
+    return false; // a loop that runs no training step (loading, parsing, saving), in code that is not hot
+  }
+  case HotBasis::Function:
+    if (H)
+      return Keep(H->Why, &H->Path);
+    return !knowsFunction(B->FunctionUSR) && Keep(B->Why, nullptr);
+  case HotBasis::Conditional:
+    if (H)
+      return Keep(H->Why, &H->Path);
+    return false;
+  }
+  return true;
+}
+
+} // namespace torchlint::model

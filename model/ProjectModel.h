@@ -1,0 +1,105 @@
+// The project model (issue 23): the summaries of every translation unit of a compile database
+// (TUSummary.h) merged into one call graph, and the one answer to "does this run on every training
+// step?" for the whole program.
+//
+// - A step call is a module's forward(), backward(), an optimizer's step() or a loss.
+// - A function does a step when it makes a step call outside its loops, or calls (outside its
+//   loops) a function that does.
+// - A step loop is a loop whose body, directly or through calls across files (virtual calls reach
+//   every override the project defines), runs a step call on every iteration: a step call, or a
+//   call of a function that does a step, whose innermost loop (past loops over the parameters or
+//   a braced list) is this loop. A loop that only loads, parses or saves is not a step loop,
+//   wherever it is; a loop that holds a step loop (nested, or in a function it calls) runs once
+//   per epoch and is not one either.
+// - Hot: forward() of a module and what it calls; a call in a step loop (or in any loop inside
+//   one) and what it reaches, transitively. A unit-test body makes nothing hot.
+//
+// Bad input gives notes, never a crash, and the model is built from the rest: a summary of
+// another format is ignored, a function defined at two places (two executables in one database)
+// keeps its first definition.
+#pragma once
+#include "core/Findings.h"
+#include "model/TUSummary.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace torchlint::model {
+
+/// One step of the path that makes a function hot: a call, where it is, what it calls.
+struct PathStep {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Message;
+};
+
+struct Hot {
+  /// "in Metrics::update() (metrics.cpp), called on every step of the loop in Trainer::fit() at
+  /// trainer.cpp:212", "in Net::forward() (model.cpp), which runs on every forward pass".
+  std::string Why;
+  /// The calls from the step loop (or forward()) to the function, outermost first.
+  std::vector<PathStep> Path;
+};
+
+class ProjectModel {
+public:
+  /// Adds one TU's summary (call before finish()).
+  void add(TUSummary S);
+  /// Adds a serialized summary; one of another format or malformed is ignored with a note naming
+  /// Origin.
+  void addJson(const llvm::json::Value &V, llvm::StringRef Origin);
+  /// Merges what was added and decides what runs per step.
+  void finish();
+
+  /// Notes about the input (ignored summaries, functions defined twice), in a stable order.
+  const std::vector<std::string> &notes() const { return Notes; }
+  /// True when some loop of the project is a step loop (else the model cannot tell and the
+  /// per-TU answers stand).
+  bool hasStepLoops() const { return !StepLoops.empty(); }
+  bool knowsFunction(llvm::StringRef USR) const { return Defs.count(USR.str()); }
+  /// Why the function runs per step, or nullopt.
+  std::optional<Hot> functionHot(llvm::StringRef USR) const;
+  /// For the loop at File:Line:Column: whether it (or a loop around it) is a step loop. nullopt
+  /// when the model has no such loop.
+  std::optional<bool> inStepLoop(llvm::StringRef File, unsigned Line, unsigned Column) const;
+  /// Whether the function defined as USR does a step on every call.
+  bool doesStep(llvm::StringRef USR) const { return DoesStep.count(USR.str()); }
+
+  /// Decides a finding made in project mode (its message carries a HotBasis): false when it must
+  /// not be reported (the code does not run per step in the project); else the message gets its
+  /// reason ("(in X (x.cpp), called on every step of the loop in Y at y.cpp:12)") and the notes
+  /// the path across files. A finding without a basis is kept unchanged.
+  bool resolve(Finding &F) const;
+
+  size_t functionCount() const { return Defs.size(); }
+
+private:
+  struct Def {
+    Function F;
+    size_t TU = 0;
+  };
+  using LoopRef = std::pair<std::string, int>; // function USR, loop index
+
+  std::vector<std::string> targets(const Call &C) const;
+  /// The first step loop among L and the loops around it, or -1.
+  int stepLoopAround(const std::string &USR, int L) const;
+  bool isStepLoop(const std::string &USR, int L) const { return StepLoops.count({USR, L}); }
+  /// L past bounded loops (a loop over the parameters runs within its parent's iteration).
+  int effectiveLoop(const Function &F, int L) const;
+
+  std::vector<TUSummary> Pending;
+  std::vector<std::string> Notes;
+  std::map<std::string, Def> Defs;                            // USR -> definition
+  std::map<std::string, std::vector<std::string>> Overriders; // method -> direct overrides
+  std::set<std::string> DoesStep, HasStepLoop;
+  std::set<LoopRef> StepLoops;
+  std::map<std::tuple<std::string, unsigned, unsigned>, LoopRef> LoopAt; // file, line, col
+  std::map<std::string, Hot> HotFunctions;
+};
+
+/// "metrics.cpp" for "/src/metrics.cpp".
+std::string baseName(llvm::StringRef Path);
+
+} // namespace torchlint::model

@@ -1,0 +1,518 @@
+#include "model/TUSummary.h"
+#include "analysis/HotCode.h"
+#include "analysis/NnModules.h"
+#include "analysis/TorchTypes.h"
+#include "core/Recovery.h"
+#include "utils/ExprStrip.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace torchlint::model {
+
+const char *stepKindName(StepKind K) {
+  switch (K) {
+  case StepKind::Forward:
+    return "forward";
+  case StepKind::Backward:
+    return "backward";
+  case StepKind::OptimizerStep:
+    return "optimizer-step";
+  case StepKind::Loss:
+    return "loss";
+  }
+  return "forward";
+}
+
+Position positionOf(const SourceManager &SM, SourceLocation Loc) {
+  Position P;
+  if (Loc.isInvalid())
+    return P;
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (PL.isInvalid())
+    return P;
+  llvm::SmallString<256> Abs(PL.getFilename());
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  P.File = std::string(Abs);
+  P.Line = PL.getLine();
+  P.Column = PL.getColumn();
+  return P;
+}
+
+namespace {
+
+const CXXMethodDecl *lambdaOperator(const Decl *D) {
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(D);
+  return M && M->getParent()->isLambda() ? M : nullptr;
+}
+
+/// The step a call to Callee makes, if any.
+std::optional<StepKind> stepOf(const FunctionDecl *Callee, const Expr *Call) {
+  if (!Callee || !Callee->getDeclName().isIdentifier()) {
+    if (Call && moduleOfForwardCall(Call))
+      return StepKind::Forward;
+    return std::nullopt;
+  }
+  llvm::StringRef N = Callee->getName();
+  const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+  if (N == "forward" && M && isModuleOrDerived(M->getParent()))
+    return StepKind::Forward;
+  if (Call && moduleOfForwardCall(Call))
+    return StepKind::Forward;
+  if (N == "step" && M && isOptimizerClass(M->getParent()))
+    return StepKind::OptimizerStep;
+  if (!isTorchDecl(Callee))
+    return std::nullopt;
+  if (N == "backward")
+    return StepKind::Backward;
+  if (N.contains("loss") || N == "cross_entropy" || N == "binary_cross_entropy" ||
+      N == "binary_cross_entropy_with_logits" || N == "kl_div")
+    return StepKind::Loss;
+  return std::nullopt;
+}
+
+class SummaryBuilder : public RecursiveASTVisitor<SummaryBuilder> {
+public:
+  SummaryBuilder(ASTContext &Ctx, TUSummary &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && isLibraryLocation(SM, D->getLocation()))
+      return true;
+    if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->isThisDeclarationADefinition() && !RD->isLambda())
+      noteModule(RD);
+    auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->doesThisDeclarationHaveABody() || lambdaOperator(FD))
+      return RecursiveASTVisitor::TraverseDecl(D);
+    size_t Index = beginFunction(FD);
+    Frames.push_back({Index, {}, 0});
+    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    Frames.pop_back();
+    return R;
+  }
+
+  bool TraverseLambdaExpr(LambdaExpr *L, DataRecursionQueue * = nullptr) {
+    const CXXMethodDecl *Op = L->getCallOperator();
+    // The lambda runs where it is written (a callback of a loop body usually runs there): an edge
+    // from the enclosing function with the loop around the lambda.
+    if (!Frames.empty())
+      addCall(usrOf(Op), L->getBeginLoc(), /*Virtual=*/false);
+    size_t Index = beginFunction(Op);
+    Frames.push_back({Index, {}, 0});
+    bool R = TraverseStmt(L->getBody());
+    Frames.pop_back();
+    return R;
+  }
+
+  bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
+    if (!TraverseStmt(S->getInit()))
+      return false;
+    return withLoop(
+        S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody()); });
+  }
+  bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
+    return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getBody()); });
+  }
+  bool TraverseDoStmt(DoStmt *S, DataRecursionQueue * = nullptr) {
+    if (!isLoopStatement(S))
+      return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond());
+    return withLoop(S, [&] { return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond()); });
+  }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S, DataRecursionQueue * = nullptr) {
+    if (S->getInit() && !TraverseStmt(S->getInit()))
+      return false;
+    if (!TraverseStmt(S->getRangeInit()))
+      return false;
+    return withLoop(S, [&] { return TraverseStmt(S->getLoopVarStmt()) && TraverseStmt(S->getBody()); });
+  }
+
+  // Branches: what they hold does not run on every iteration (or every call).
+  bool TraverseIfStmt(IfStmt *S, DataRecursionQueue * = nullptr) {
+    if ((S->getInit() && !TraverseStmt(S->getInit())) || !TraverseStmt(S->getConditionVariableDeclStmt()) ||
+        !TraverseStmt(S->getCond()))
+      return false;
+    if (S->isConstexpr()) // decided at compile time: the taken branch runs every time
+      return TraverseStmt(S->getThen()) && TraverseStmt(S->getElse());
+    return conditionally([&] { return TraverseStmt(S->getThen()) && TraverseStmt(S->getElse()); });
+  }
+  bool TraverseSwitchStmt(SwitchStmt *S, DataRecursionQueue * = nullptr) {
+    if ((S->getInit() && !TraverseStmt(S->getInit())) || !TraverseStmt(S->getCond()))
+      return false;
+    return conditionally([&] { return TraverseStmt(S->getBody()); });
+  }
+  bool TraverseConditionalOperator(ConditionalOperator *C, DataRecursionQueue * = nullptr) {
+    if (!TraverseStmt(C->getCond()))
+      return false;
+    return conditionally([&] { return TraverseStmt(C->getTrueExpr()) && TraverseStmt(C->getFalseExpr()); });
+  }
+  bool TraverseBinaryOperator(BinaryOperator *B, DataRecursionQueue * = nullptr) {
+    if (!B->isLogicalOp())
+      return RecursiveASTVisitor::TraverseBinaryOperator(B, nullptr);
+    if (!TraverseStmt(B->getLHS()))
+      return false;
+    return conditionally([&] { return TraverseStmt(B->getRHS()); });
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (Frames.empty())
+      return true;
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (auto K = stepOf(Callee, C)) {
+      Frame &F = Frames.back();
+      Out.Functions[F.Index].Steps.push_back({*K, currentLoop(), positionOf(SM, C->getBeginLoc()).Line});
+    }
+    if (!Callee)
+      return true;
+    // A std::function (or any callable object) named by a local initialised with a lambda.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+        Op && Op->getOperator() == OO_Call && isLibraryLocation(SM, Callee->getLocation()))
+      if (const FunctionDecl *Target = visibleCallable(Op->getArg(0))) {
+        addCall(usrOf(Target), C->getBeginLoc(), false);
+        return true;
+      }
+    if (isLibraryLocation(SM, Callee->getLocation()))
+      return true;
+    bool Virtual = false;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->isVirtual())
+        if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
+          Virtual = !ME->hasQualifier();
+    addCall(usrOf(Callee), C->getBeginLoc(), Virtual);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    if (Frames.empty() || !C->getConstructor() || isLibraryLocation(SM, C->getConstructor()->getLocation()))
+      return true;
+    addCall(usrOf(C->getConstructor()), C->getBeginLoc(), false);
+    return true;
+  }
+
+private:
+  struct Frame {
+    size_t Index;                                    // into Out.Functions
+    std::vector<std::pair<int, unsigned>> LoopStack; // loop index, condition depth at its entry
+    unsigned CondDepth;
+  };
+
+  size_t beginFunction(const FunctionDecl *FD) {
+    Function F;
+    F.USR = usrOf(FD);
+    Position P = positionOf(SM, FD->getLocation());
+    F.File = P.File;
+    F.Line = P.Line;
+    if (const CXXMethodDecl *L = lambdaOperator(FD))
+      F.Name = "the lambda at " + llvm::sys::path::filename(P.File).str() + ":" +
+               std::to_string(positionOf(SM, L->getParent()->getLocation()).Line);
+    else
+      F.Name = FD->getQualifiedNameAsString();
+    F.Forward = isModuleForward(FD);
+    F.TestBody = isTestBody(FD);
+    if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
+      for (const CXXMethodDecl *O : M->overridden_methods())
+        F.Overrides.push_back(usrOf(O));
+    Out.Functions.push_back(std::move(F));
+    return Out.Functions.size() - 1;
+  }
+
+  int currentLoop() const {
+    const Frame &F = Frames.back();
+    return F.LoopStack.empty() ? -1 : F.LoopStack.back().first;
+  }
+
+  void addCall(std::string USR, SourceLocation Loc, bool Virtual) {
+    if (USR.empty() || Frames.empty())
+      return;
+    Frame &F = Frames.back();
+    Position P = positionOf(SM, Loc);
+    Call C;
+    C.Callee = std::move(USR);
+    C.File = P.File;
+    C.Line = P.Line;
+    C.Column = P.Column;
+    C.Loop = currentLoop();
+    C.Virtual = Virtual;
+    unsigned Entry = F.LoopStack.empty() ? 0 : F.LoopStack.back().second;
+    C.Conditional = F.CondDepth > Entry;
+    Out.Functions[F.Index].Calls.push_back(std::move(C));
+  }
+
+  template <typename BodyFn> bool withLoop(const Stmt *S, BodyFn Body) {
+    if (Frames.empty())
+      return Body();
+    Frame &F = Frames.back();
+    Function &Fn = Out.Functions[F.Index];
+    Position P = positionOf(SM, S->getBeginLoc());
+    Loop L;
+    L.File = P.File;
+    L.Line = P.Line;
+    L.Column = P.Column;
+    L.Parent = currentLoop();
+    L.Bounded = isBoundedLoop(S);
+    Fn.Loops.push_back(L);
+    F.LoopStack.push_back({static_cast<int>(Fn.Loops.size() - 1), F.CondDepth});
+    bool R = Body();
+    Frames.back().LoopStack.pop_back();
+    return R;
+  }
+
+  template <typename BodyFn> bool conditionally(BodyFn Body) {
+    if (Frames.empty())
+      return Body();
+    ++Frames.back().CondDepth;
+    bool R = Body();
+    --Frames.back().CondDepth;
+    return R;
+  }
+
+  /// The lambda a callable object denotes where that is visible: a local (a std::function or a
+  /// lambda's closure) initialised with a lambda and never assigned another.
+  const FunctionDecl *visibleCallable(const Expr *Obj) {
+    const auto *R = dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts());
+    const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || !V->getInit())
+      return nullptr;
+    const Expr *Init = stripTemporaries(V->getInit());
+    for (unsigned I = 0; I < 4 && Init; ++I) {
+      if (const auto *L = dyn_cast<LambdaExpr>(Init))
+        return L->getCallOperator();
+      if (const auto *C = dyn_cast<CXXConstructExpr>(Init); C && C->getNumArgs() >= 1)
+        Init = stripTemporaries(C->getArg(0));
+      else if (const auto *E = dyn_cast<CastExpr>(Init))
+        Init = stripTemporaries(E->getSubExpr());
+      else
+        break;
+    }
+    return nullptr;
+  }
+
+  void noteModule(const CXXRecordDecl *RD) {
+    if (!isModuleOrDerived(RD) || isTorchDecl(RD))
+      return;
+    ModuleFacts M;
+    M.USR = usrOf(RD);
+    M.Name = RD->getQualifiedNameAsString();
+    Position P = positionOf(SM, RD->getLocation());
+    M.File = P.File;
+    M.Line = P.Line;
+    for (const FieldDecl *F : RD->fields())
+      if (const CXXRecordDecl *Impl = moduleImplOf(F->getType()); Impl && convDims(Impl) > 0)
+        M.HasConvolution = true;
+    Out.Modules.push_back(std::move(M));
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  TUSummary &Out;
+  std::vector<Frame> Frames;
+};
+
+llvm::json::Array strings(const std::vector<std::string> &V) { return llvm::json::Array(V); }
+
+} // namespace
+
+std::string usrOf(const Decl *D) {
+  if (!D)
+    return "";
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
+      FD = P;
+    if (const CXXMethodDecl *L = lambdaOperator(FD)) {
+      Position P = positionOf(FD->getASTContext().getSourceManager(), L->getParent()->getLocation());
+      return "lambda@" + P.File + ":" + std::to_string(P.Line) + ":" + std::to_string(P.Column);
+    }
+    D = FD->getCanonicalDecl();
+  }
+  llvm::SmallString<128> Buf;
+  if (index::generateUSRForDecl(D, Buf))
+    return "";
+  return std::string(Buf);
+}
+
+TUSummary buildTUSummary(ASTContext &Ctx) {
+  TUSummary S;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (const FileEntry *FE = SM.getFileEntryForID(SM.getMainFileID())) {
+    llvm::SmallString<256> Abs(FE->tryGetRealPathName().empty() ? llvm::StringRef("") : FE->tryGetRealPathName());
+    S.MainFile = std::string(Abs);
+  }
+  SummaryBuilder B(Ctx, S);
+  B.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // Functions that an inline header defines appear in every TU that includes it: keep them
+  // (the merge folds definitions at the same place), but drop empty duplicates of this TU.
+  return S;
+}
+
+llvm::json::Value toJson(const TUSummary &S) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  Array Fns;
+  for (const Function &F : S.Functions) {
+    Array Loops, Calls, Steps;
+    for (const Loop &L : F.Loops)
+      Loops.push_back(
+          Object{{"file", L.File}, {"line", L.Line}, {"col", L.Column}, {"parent", L.Parent}, {"bounded", L.Bounded}});
+    for (const Call &C : F.Calls)
+      Calls.push_back(Object{{"callee", C.Callee},
+                             {"file", C.File},
+                             {"line", C.Line},
+                             {"col", C.Column},
+                             {"loop", C.Loop},
+                             {"virtual", C.Virtual},
+                             {"conditional", C.Conditional}});
+    for (const Step &St : F.Steps)
+      Steps.push_back(Object{{"kind", stepKindName(St.Kind)}, {"loop", St.Loop}, {"line", St.Line}});
+    Fns.push_back(Object{{"usr", F.USR},
+                         {"name", F.Name},
+                         {"file", F.File},
+                         {"line", F.Line},
+                         {"forward", F.Forward},
+                         {"test", F.TestBody},
+                         {"overrides", strings(F.Overrides)},
+                         {"loops", std::move(Loops)},
+                         {"calls", std::move(Calls)},
+                         {"steps", std::move(Steps)}});
+  }
+  Array Mods;
+  for (const ModuleFacts &M : S.Modules)
+    Mods.push_back(
+        Object{{"usr", M.USR}, {"name", M.Name}, {"file", M.File}, {"line", M.Line}, {"conv", M.HasConvolution}});
+  return Object{{"format", SummaryFormat},
+                {"torchlint", TORCHLINT_VERSION},
+                {"main", S.MainFile},
+                {"functions", std::move(Fns)},
+                {"modules", std::move(Mods)}};
+}
+
+namespace {
+
+struct Reader {
+  std::string &Err;
+  bool Ok = true;
+  std::string str(const llvm::json::Object &O, llvm::StringRef K) {
+    if (auto S = O.getString(K))
+      return S->str();
+    fail(K);
+    return "";
+  }
+  int64_t num(const llvm::json::Object &O, llvm::StringRef K) {
+    if (auto N = O.getInteger(K))
+      return *N;
+    fail(K);
+    return 0;
+  }
+  bool flag(const llvm::json::Object &O, llvm::StringRef K) { return O.getBoolean(K).value_or(false); }
+  const llvm::json::Array &arr(const llvm::json::Object &O, llvm::StringRef K) {
+    static const llvm::json::Array Empty;
+    if (const auto *A = O.getArray(K))
+      return *A;
+    fail(K);
+    return Empty;
+  }
+  void fail(llvm::StringRef K) {
+    if (Ok)
+      Err = ("malformed summary: no '" + K + "'").str();
+    Ok = false;
+  }
+};
+
+} // namespace
+
+std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) {
+  const llvm::json::Object *O = V.getAsObject();
+  if (!O) {
+    Err = "malformed summary: not a JSON object";
+    return std::nullopt;
+  }
+  std::optional<int64_t> Format = O->getInteger("format");
+  if (!Format || *Format != SummaryFormat) {
+    std::string By = O->getString("torchlint") ? O->getString("torchlint")->str() : "unknown";
+    Err = "written by another torchlint version (" + By + ", summary format " +
+          (Format ? std::to_string(*Format) : std::string("none")) + "; this one reads format " +
+          std::to_string(SummaryFormat) + ")";
+    return std::nullopt;
+  }
+  Reader R{Err};
+  TUSummary S;
+  S.MainFile = O->getString("main").value_or("").str();
+  for (const llvm::json::Value &FV : R.arr(*O, "functions")) {
+    const llvm::json::Object *FO = FV.getAsObject();
+    if (!FO) {
+      R.fail("functions[]");
+      break;
+    }
+    Function F;
+    F.USR = R.str(*FO, "usr");
+    F.Name = R.str(*FO, "name");
+    F.File = R.str(*FO, "file");
+    F.Line = R.num(*FO, "line");
+    F.Forward = R.flag(*FO, "forward");
+    F.TestBody = R.flag(*FO, "test");
+    if (const auto *A = FO->getArray("overrides"))
+      for (const llvm::json::Value &U : *A)
+        if (auto S2 = U.getAsString())
+          F.Overrides.push_back(S2->str());
+    for (const llvm::json::Value &LV : R.arr(*FO, "loops"))
+      if (const auto *LO = LV.getAsObject())
+        F.Loops.push_back({R.str(*LO, "file"), (unsigned)R.num(*LO, "line"), (unsigned)R.num(*LO, "col"),
+                           (int)R.num(*LO, "parent"), R.flag(*LO, "bounded")});
+    for (const llvm::json::Value &CV : R.arr(*FO, "calls"))
+      if (const auto *CO = CV.getAsObject()) {
+        Call C;
+        C.Callee = R.str(*CO, "callee");
+        C.File = R.str(*CO, "file");
+        C.Line = R.num(*CO, "line");
+        C.Column = R.num(*CO, "col");
+        C.Loop = R.num(*CO, "loop");
+        C.Virtual = R.flag(*CO, "virtual");
+        C.Conditional = R.flag(*CO, "conditional");
+        F.Calls.push_back(std::move(C));
+      }
+    for (const llvm::json::Value &SV : R.arr(*FO, "steps"))
+      if (const auto *SO = SV.getAsObject()) {
+        Step St;
+        std::string K = R.str(*SO, "kind");
+        St.Kind = K == "backward"         ? StepKind::Backward
+                  : K == "optimizer-step" ? StepKind::OptimizerStep
+                  : K == "loss"           ? StepKind::Loss
+                                          : StepKind::Forward;
+        St.Loop = R.num(*SO, "loop");
+        St.Line = R.num(*SO, "line");
+        F.Steps.push_back(St);
+      }
+    // Loop indices must stay inside the function's loops.
+    auto Bad = [&](int L) { return L < -1 || L >= static_cast<int>(F.Loops.size()); };
+    for (const Loop &L : F.Loops)
+      if (Bad(L.Parent))
+        R.fail("loops[].parent");
+    for (const Call &C : F.Calls)
+      if (Bad(C.Loop))
+        R.fail("calls[].loop");
+    for (const Step &St : F.Steps)
+      if (Bad(St.Loop))
+        R.fail("steps[].loop");
+    S.Functions.push_back(std::move(F));
+  }
+  if (const auto *A = O->getArray("modules"))
+    for (const llvm::json::Value &MV : *A)
+      if (const auto *MO = MV.getAsObject())
+        S.Modules.push_back({MO->getString("usr").value_or("").str(), MO->getString("name").value_or("").str(),
+                             MO->getString("file").value_or("").str(), (unsigned)MO->getInteger("line").value_or(0),
+                             MO->getBoolean("conv").value_or(false)});
+  if (!R.Ok)
+    return std::nullopt;
+  return S;
+}
+
+} // namespace torchlint::model

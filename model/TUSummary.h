@@ -1,0 +1,103 @@
+// The summary of one translation unit for the project model (issue 23): what this TU tells the
+// whole program about its training step. It lists the functions defined in user code (by USR, with
+// file, line and qualified name), the calls each makes (callee USR, call location, the loop of the
+// caller the call sits in, whether the call is virtual and so dispatches to every override the
+// project defines, whether it runs only under a condition of that loop's body), lambdas and
+// std::function variables called where the target is visible, the direct overrides of each method
+// (the merge resolves virtual calls across TUs through them), the loops of each function, the
+// step calls (a module's forward(), backward(), an optimizer's step(), a loss) each function makes
+// directly, and module facts (module classes holding convolutions, where forward() is defined).
+// A summary is built from the AST once per TU (buildTUSummary), is plain data, and is serialized to
+// JSON with a format version (toJson / fromJson); ProjectModel.h merges the summaries and decides
+// what runs per step. Conditional findings ("a sync in F, reported if F runs per step") are not
+// here: they travel with the TU's findings (checkbase/TorchCheck.cpp marks them, HotBasis.h).
+#pragma once
+#include "llvm/Support/JSON.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clang/Basic/SourceLocation.h"
+
+namespace clang {
+class ASTContext;
+class Decl;
+class SourceManager;
+} // namespace clang
+
+namespace torchlint::model {
+
+/// The summary format; a summary of another format is ignored with a note (fromJson).
+constexpr int SummaryFormat = 1;
+
+enum class StepKind { Forward, Backward, OptimizerStep, Loss };
+const char *stepKindName(StepKind K);
+
+struct Loop {
+  std::string File; // absolute
+  unsigned Line = 0, Column = 0;
+  int Parent = -1;      // the loop of the same function around this one, or -1
+  bool Bounded = false; // over the model's parameters, a braced list (analysis/HotCode.h isBoundedLoop)
+};
+
+struct Call {
+  std::string Callee; // USR
+  std::string File;   // absolute
+  unsigned Line = 0, Column = 0;
+  int Loop = -1;            // innermost loop of the caller around the call (index into Function::Loops), or -1
+  bool Virtual = false;     // dispatched: every override of Callee may run
+  bool Conditional = false; // under an if/switch/?:/&& of the loop body: not on every iteration
+};
+
+struct Step {
+  StepKind Kind = StepKind::Forward;
+  int Loop = -1; // as Call::Loop
+  unsigned Line = 0;
+};
+
+struct Function {
+  std::string USR;
+  std::string Name; // qualified: "Metrics::update", "main", "the lambda at train.cpp:12"
+  std::string File; // absolute
+  unsigned Line = 0;
+  bool Forward = false;               // forward() of a torch::nn::Module subclass
+  bool TestBody = false;              // a unit test body: never a step (analysis/HotCode.h isTestBody)
+  std::vector<std::string> Overrides; // USRs of the methods this one overrides directly
+  std::vector<Loop> Loops;
+  std::vector<Call> Calls;
+  std::vector<Step> Steps;
+};
+
+struct ModuleFacts {
+  std::string USR, Name, File;
+  unsigned Line = 0;
+  bool HasConvolution = false; // holds a torch::nn::Conv{1,2,3}d member or registers one
+};
+
+struct TUSummary {
+  std::string MainFile; // absolute
+  std::vector<Function> Functions;
+  std::vector<ModuleFacts> Modules;
+};
+
+/// Where Loc is (its expansion), with the file absolute: how summaries and findings name places.
+struct Position {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+};
+Position positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+/// The USR of D (a function: its template pattern's for a specialization; a lambda's call
+/// operator: "lambda@file:line:col"), or "" when it has none.
+std::string usrOf(const clang::Decl *D);
+
+/// The summary of the TU of Ctx: its user code (library code is skipped, as analysis/HotCode.h
+/// does), within the AST traversal scope that is set.
+TUSummary buildTUSummary(clang::ASTContext &Ctx);
+
+llvm::json::Value toJson(const TUSummary &S);
+/// Reads what toJson wrote. nullopt with Err set on a summary of another format ("written by
+/// another torchlint version") or a malformed one.
+std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err);
+
+} // namespace torchlint::model

@@ -1,0 +1,328 @@
+// Unit tests of the project model (model/): summaries built from small TUs parsed against
+// fuzz/stubs/torch_mini.h, their JSON, the merge across TUs (step loops, hot functions, virtual
+// calls, data-loading loops), finding resolution, and bad input (another format, malformed
+// summaries, functions defined twice) on hand-written JSON.
+#include "model/HotBasis.h"
+#include "model/ProjectModel.h"
+#include "model/TUSummary.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <gtest/gtest.h>
+
+using namespace clang;
+using namespace torchlint;
+using namespace torchlint::model;
+
+namespace {
+
+/// The summary of Code, parsed as file Name.
+TUSummary summarize(const std::string &Code, const std::string &Name) {
+  std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
+      "#include \"torch_mini.h\"\n" + Code,
+      {"-std=c++17", "-nostdinc", "-I", TORCHLINT_MINI_TORCH_DIR, "-fsyntax-only"}, Name);
+  EXPECT_TRUE(AST && !AST->getDiagnostics().hasErrorOccurred()) << Code;
+  return buildTUSummary(AST->getASTContext());
+}
+
+const Function *find(const TUSummary &S, const std::string &Name) {
+  for (const Function &F : S.Functions)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+/// A header both TUs of a test include (written as code in each).
+const char *Metrics = "struct Metrics { at::Tensor loss_sum; void update(const at::Tensor &l); };\n"
+                      "struct Net : torch::nn::Module { at::Tensor forward(const at::Tensor &x); };\n";
+
+ProjectModel merged(std::vector<TUSummary> Summaries) {
+  ProjectModel M;
+  for (TUSummary &S : Summaries) // through JSON, as the cache and the workers hand them over
+    M.addJson(toJson(S), S.MainFile);
+  M.finish();
+  return M;
+}
+
+std::string usrNamed(const std::vector<TUSummary> &Ss, const std::string &Name) {
+  for (const TUSummary &S : Ss)
+    if (const Function *F = find(S, Name))
+      return F->USR;
+  return "";
+}
+
+TEST(TUSummary, RecordsFunctionsCallsLoopsAndSteps) {
+  TUSummary S = summarize(std::string(Metrics) + "void helper();\n"
+                                                 "void train(Net &net, torch::optim::SGD &opt, Metrics &m) {\n"
+                                                 "  helper();\n"
+                                                 "  for (int i = 0; i < 10; ++i) {\n"
+                                                 "    at::Tensor loss = net.forward(at::Tensor());\n"
+                                                 "    loss.backward();\n"
+                                                 "    opt.step();\n"
+                                                 "    if (i % 10 == 0) m.update(loss);\n"
+                                                 "  }\n"
+                                                 "}\n",
+                          "train.cc");
+  const Function *T = find(S, "train");
+  ASSERT_TRUE(T);
+  EXPECT_EQ("train.cc", llvm::sys::path::filename(T->File).str());
+  EXPECT_EQ(5u, T->Line);
+  ASSERT_EQ(1u, T->Loops.size());
+  EXPECT_EQ(7u, T->Loops[0].Line);
+  ASSERT_EQ(3u, T->Steps.size()); // forward, backward, step
+  for (const Step &St : T->Steps)
+    EXPECT_EQ(0, St.Loop);
+  const Call *Helper = nullptr, *Update = nullptr;
+  for (const Call &C : T->Calls) {
+    if (C.Line == 6)
+      Helper = &C;
+    if (C.Line == 11)
+      Update = &C;
+  }
+  ASSERT_TRUE(Helper && Update);
+  EXPECT_EQ(-1, Helper->Loop);
+  EXPECT_FALSE(Helper->Conditional);
+  EXPECT_EQ(0, Update->Loop);
+  EXPECT_TRUE(Update->Conditional) << "under `if (i % 10 == 0)`";
+  EXPECT_FALSE(Helper->Callee.empty());
+  // JSON round trip.
+  std::string Err;
+  std::optional<TUSummary> Back = fromJson(toJson(S), Err);
+  ASSERT_TRUE(Back) << Err;
+  const Function *T2 = find(*Back, "train");
+  ASSERT_TRUE(T2);
+  EXPECT_EQ(T->USR, T2->USR);
+  EXPECT_EQ(T->Calls.size(), T2->Calls.size());
+  EXPECT_EQ(T->Steps.size(), T2->Steps.size());
+  auto Conditional = [](const Function *F) {
+    return std::count_if(F->Calls.begin(), F->Calls.end(), [](const Call &C) { return C.Conditional; });
+  };
+  EXPECT_EQ(Conditional(T), Conditional(T2));
+  EXPECT_LE(1, Conditional(T2));
+}
+
+TEST(TUSummary, VirtualCallsOverridesAndLambdas) {
+  TUSummary S = summarize("struct Agent { virtual void act(); virtual ~Agent(); };\n"
+                          "struct Dqn : Agent { void act() override; };\n"
+                          "void Dqn::act() {}\n"
+                          "void run(Agent &a) {\n"
+                          "  a.act();\n"
+                          "  a.Agent::act();\n"
+                          "  auto f = [&] { a.act(); };\n"
+                          "  for (int i = 0; i < 3; ++i) f();\n"
+                          "}\n",
+                          "agent.cc");
+  const Function *Act = find(S, "Dqn::act");
+  ASSERT_TRUE(Act);
+  ASSERT_EQ(1u, Act->Overrides.size());
+  const Function *Run = find(S, "run");
+  ASSERT_TRUE(Run);
+  unsigned Virtual = 0, Direct = 0, Lambda = 0;
+  for (const Call &C : Run->Calls) {
+    if (C.Callee == Act->Overrides[0])
+      (C.Virtual ? Virtual : Direct)++;
+    if (llvm::StringRef(C.Callee).starts_with("lambda@"))
+      ++Lambda;
+  }
+  EXPECT_EQ(1u, Virtual);
+  EXPECT_EQ(1u, Direct) << "a qualified call does not dispatch";
+  EXPECT_EQ(2u, Lambda) << "the lambda where it is written and where it is called";
+}
+
+TEST(ProjectModel, AFunctionInAnotherFileCalledFromTheStepLoopIsHot) {
+  std::vector<TUSummary> Ss = {
+      summarize(std::string(Metrics) + "void Metrics::update(const at::Tensor &l) { loss_sum = l; }\n", "metrics.cc"),
+      summarize(std::string(Metrics) + "void fit(Net &net, torch::optim::SGD &opt, Metrics &m) {\n"
+                                       "  for (int i = 0; i < 10; ++i) {\n"
+                                       "    at::Tensor loss = net.forward(at::Tensor());\n"
+                                       "    loss.backward();\n"
+                                       "    opt.step();\n"
+                                       "    m.update(loss);\n"
+                                       "  }\n"
+                                       "}\n",
+                "trainer.cc")};
+  ProjectModel M = merged(Ss);
+  EXPECT_TRUE(M.notes().empty());
+  ASSERT_TRUE(M.hasStepLoops());
+  std::optional<Hot> H = M.functionHot(usrNamed(Ss, "Metrics::update"));
+  ASSERT_TRUE(H);
+  EXPECT_EQ("in Metrics::update() (metrics.cc), called on every step of the loop in fit() at trainer.cc:5", H->Why);
+  ASSERT_EQ(2u, H->Path.size());
+  EXPECT_EQ(9u, H->Path[1].Line);
+  EXPECT_FALSE(M.functionHot(usrNamed(Ss, "fit")));
+
+  // A finding in update() that was not hot in metrics.cc is now reported, with the path.
+  Finding F;
+  F.Message = "item() syncs";
+  HotBasis B;
+  B.K = HotBasis::Conditional;
+  B.FunctionUSR = usrNamed(Ss, "Metrics::update");
+  F.Message += encodeBasis(B);
+  ASSERT_TRUE(M.resolve(F));
+  EXPECT_EQ("item() syncs (" + H->Why + ")", F.Message);
+  EXPECT_EQ(2u, F.Notes.size());
+  // One in fit() outside the loop is not.
+  Finding G;
+  B.FunctionUSR = usrNamed(Ss, "fit");
+  G.Message = "item() syncs" + encodeBasis(B);
+  EXPECT_FALSE(M.resolve(G));
+  // A finding without a basis is kept as it is.
+  Finding Plain;
+  Plain.Message = "plain";
+  EXPECT_TRUE(M.resolve(Plain));
+  EXPECT_EQ("plain", Plain.Message);
+}
+
+TEST(ProjectModel, ADataLoadingLoopIsNotAStepLoopAndAnEpochLoopIsNot) {
+  std::vector<TUSummary> Ss = {
+      summarize("struct Data { std::vector<at::Tensor> xs; };\n"
+                "at::Tensor parse(int i);\n"
+                "void load(Data &d) {\n"
+                "  for (int i = 0; i < 100; ++i)\n"
+                "    d.xs.push_back(parse(i));\n"
+                "}\n",
+                "loader.cc"),
+      summarize(std::string(Metrics) +
+                    "void epoch(Net &net, torch::optim::SGD &opt) {\n"
+                    "  for (int i = 0; i < 10; ++i) {\n"
+                    "    torch::nn::functional::mse_loss(net.forward(at::Tensor()), at::Tensor()).backward();\n"
+                    "    opt.step();\n"
+                    "  }\n"
+                    "}\n"
+                    "void fit(Net &net, torch::optim::SGD &opt) {\n"
+                    "  for (int e = 0; e < 3; ++e) epoch(net, opt);\n"
+                    "}\n",
+                "train.cc")};
+  ProjectModel M = merged(Ss);
+  const TUSummary &Loader = Ss[0];
+  const Loop &LoadLoop = find(Loader, "load")->Loops[0];
+  EXPECT_EQ(std::optional<bool>(false), M.inStepLoop(LoadLoop.File, LoadLoop.Line, LoadLoop.Column));
+  const Function *Epoch = find(Ss[1], "epoch");
+  EXPECT_EQ(std::optional<bool>(true), M.inStepLoop(Epoch->File, Epoch->Loops[0].Line, Epoch->Loops[0].Column));
+  const Function *Fit = find(Ss[1], "fit");
+  EXPECT_EQ(std::optional<bool>(false), M.inStepLoop(Fit->File, Fit->Loops[0].Line, Fit->Loops[0].Column))
+      << "the epoch loop calls a function holding the step loop";
+  // A finding made hot in loader.cc by its loop is dropped.
+  Finding F;
+  HotBasis B;
+  B.K = HotBasis::Loop;
+  B.FunctionUSR = find(Loader, "load")->USR;
+  B.File = LoadLoop.File;
+  B.Line = LoadLoop.Line;
+  B.Column = LoadLoop.Column;
+  B.Why = "in the loop at line 5 of load()";
+  F.Message = "item() syncs" + encodeBasis(B);
+  EXPECT_FALSE(M.resolve(F));
+  // With no step loop anywhere, the TU's answer stands (a snippet, an inference tool).
+  ProjectModel OnlyLoader = merged({Ss[0]});
+  EXPECT_FALSE(OnlyLoader.hasStepLoops());
+  Finding G;
+  G.Message = "item() syncs" + encodeBasis(B);
+  EXPECT_TRUE(OnlyLoader.resolve(G));
+  EXPECT_EQ("item() syncs (in the loop at line 5 of load())", G.Message);
+}
+
+TEST(ProjectModel, VirtualCallsReachOverridesInOtherFiles) {
+  const char *Agent = "struct Agent { virtual void learn(); virtual ~Agent(); };\n";
+  std::vector<TUSummary> Ss = {summarize(std::string(Agent) +
+                                             "struct Dqn : Agent { torch::optim::SGD *opt; void learn() override; };\n"
+                                             "void Dqn::learn() { opt->zero_grad(); opt->step(); }\n",
+                                         "dqn.cc"),
+                               summarize(std::string(Agent) + "void play(Agent &a) {\n"
+                                                              "  for (int i = 0; i < 10; ++i) a.learn();\n"
+                                                              "}\n",
+                                         "main.cc")};
+  ProjectModel M = merged(Ss);
+  EXPECT_TRUE(M.doesStep(usrNamed(Ss, "Dqn::learn")));
+  const Function *Play = find(Ss[1], "play");
+  EXPECT_EQ(std::optional<bool>(true), M.inStepLoop(Play->File, Play->Loops[0].Line, Play->Loops[0].Column));
+  std::optional<Hot> H = M.functionHot(usrNamed(Ss, "Dqn::learn"));
+  ASSERT_TRUE(H);
+  EXPECT_NE(std::string::npos, H->Why.find("called on every step of the loop in play() at main.cc:4")) << H->Why;
+}
+
+TEST(ProjectModel, ForwardAndWhatItCallsAreHot) {
+  std::vector<TUSummary> Ss = {summarize(std::string(Metrics) +
+                                             "at::Tensor scale(const at::Tensor &x);\n"
+                                             "at::Tensor Net::forward(const at::Tensor &x) { return scale(x); }\n"
+                                             "at::Tensor scale(const at::Tensor &x) { return x; }\n",
+                                         "model.cc")};
+  ProjectModel M = merged(Ss);
+  std::optional<Hot> H = M.functionHot(usrNamed(Ss, "scale"));
+  ASSERT_TRUE(H);
+  EXPECT_EQ("in scale() (model.cc), called from Net::forward() (model.cc), which runs on every forward pass", H->Why);
+}
+
+TEST(ProjectModel, BadInputGivesNotesAndTheModelIsBuiltFromTheRest) {
+  ProjectModel M;
+  M.addJson(llvm::json::Object{{"format", 999}, {"torchlint", "0.1"}, {"functions", llvm::json::Array{}}}, "old.cpp");
+  M.addJson(llvm::json::Value("not a summary"), "junk.cpp");
+  M.addJson(
+      llvm::json::Object{{"format", SummaryFormat}, {"functions", llvm::json::Array{llvm::json::Object{{"usr", "x"}}}}},
+      "broken.cpp");
+  M.addJson(
+      llvm::json::Object{{"format", SummaryFormat},
+                         {"functions", llvm::json::Array{llvm::json::Object{
+                                           {"usr", "c:@F@f"},
+                                           {"name", "f"},
+                                           {"file", "/a.cpp"},
+                                           {"line", 1},
+                                           {"loops", llvm::json::Array{llvm::json::Object{
+                                                         {"file", "/a.cpp"}, {"line", 2}, {"col", 3}, {"parent", 7}}}},
+                                           {"calls", llvm::json::Array{}},
+                                           {"steps", llvm::json::Array{}}}}}},
+      "badloop.cpp");
+  auto Def = [](const std::string &File, int Line) {
+    return llvm::json::Object{{"format", SummaryFormat},
+                              {"main", File},
+                              {"functions", llvm::json::Array{llvm::json::Object{{"usr", "c:@F@main#"},
+                                                                                 {"name", "main"},
+                                                                                 {"file", File},
+                                                                                 {"line", Line},
+                                                                                 {"loops", llvm::json::Array{}},
+                                                                                 {"calls", llvm::json::Array{}},
+                                                                                 {"steps", llvm::json::Array{}}}}}};
+  };
+  M.addJson(Def("/p/tool_a.cpp", 3), "/p/tool_a.cpp");
+  M.addJson(Def("/p/tool_b.cpp", 9), "/p/tool_b.cpp");
+  M.finish();
+  ASSERT_EQ(5u, M.notes().size());
+  EXPECT_NE(std::string::npos, M.notes()[0].find("'old.cpp' is ignored: written by another torchlint version (0.1, "
+                                                 "summary format 999"))
+      << M.notes()[0];
+  EXPECT_NE(std::string::npos, M.notes()[1].find("'junk.cpp' is ignored: malformed summary")) << M.notes()[1];
+  EXPECT_NE(std::string::npos, M.notes()[2].find("'broken.cpp' is ignored: malformed summary: no 'name'"))
+      << M.notes()[2];
+  EXPECT_NE(std::string::npos, M.notes()[3].find("'badloop.cpp' is ignored: malformed summary")) << M.notes()[3];
+  EXPECT_EQ("main() is defined twice, at /p/tool_a.cpp:3 and /p/tool_b.cpp:9 (two programs in one compile "
+            "database?); the project model uses the first",
+            M.notes()[4]);
+  EXPECT_EQ(1u, M.functionCount());
+}
+
+TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
+  HotBasis B;
+  B.K = HotBasis::Loop;
+  B.FunctionUSR = "c:@F@train#";
+  B.File = "/src/train.cpp";
+  B.Line = 12;
+  B.Column = 3;
+  B.Why = "in the loop at line 12 of train()";
+  std::string M = "msg" + encodeBasis(B);
+  std::optional<HotBasis> Back = takeBasis(M);
+  ASSERT_TRUE(Back);
+  EXPECT_EQ("msg", M);
+  EXPECT_EQ(HotBasis::Loop, Back->K);
+  EXPECT_EQ(B.FunctionUSR, Back->FunctionUSR);
+  EXPECT_EQ(B.File, Back->File);
+  EXPECT_EQ(12u, Back->Line);
+  EXPECT_EQ(3u, Back->Column);
+  EXPECT_EQ(B.Why, Back->Why);
+  std::string Plain = "no basis here";
+  EXPECT_FALSE(takeBasis(Plain));
+  EXPECT_EQ("no basis here", Plain);
+}
+
+} // namespace

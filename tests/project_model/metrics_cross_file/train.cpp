@@ -1,0 +1,26 @@
+#include "metrics.h"
+#include "torch_mini.h"
+
+struct Net : torch::nn::Module {
+  at::Tensor forward(const at::Tensor &x);
+};
+
+void fit(Net &net, torch::optim::SGD &opt, const at::Tensor &x, const at::Tensor &y, Metrics &metrics) {
+  for (int step = 0; step < 1000; ++step) {
+    opt.zero_grad();
+    at::Tensor loss = torch::nn::functional::mse_loss(net.forward(x), y);
+    loss.backward();
+    opt.step();
+    metrics.update(loss);
+  }
+}
+
+int main() {
+  Net net;
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  at::Tensor x = torch::randn({64, 8}, at::TensorOptions(at::kCUDA));
+  at::Tensor y = torch::randn({64, 1}, at::TensorOptions(at::kCUDA));
+  Metrics metrics;
+  fit(net, opt, x, y, metrics);
+  std::cout << metrics.mean();
+}

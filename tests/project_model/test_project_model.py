@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Multi-file projects through `torchlint -p build` (the project model, issue 23).
+
+Each folder here is a small project written against fuzz/stubs/torch_mini.h (no libtorch parse),
+with expected.json: the findings of the whole-project run ("project") and of the per-file run
+(`--no-project`, "per_file"), each a list of {check, file, line, contains}, compared exactly on
+(check, file, line); "notes" lists substrings stderr must hold in project mode; "missing" lists
+files the compile database names that do not exist. The case is copied into a temporary folder
+with a compile_commands.json for every .cpp file.
+
+Also: the result cache holds the summaries (a warm re-run analyses nothing; an edit to one file
+re-analyses that file only), a cached summary of another torchlint version is ignored with a note,
+and `-p build` with no files reports on every file of the database.
+
+Environment: TORCHLINT (the CLI), TORCHLINT_SOURCE_DIR (the repository).
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_DIR = os.environ.get("TORCHLINT_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
+TORCHLINT = os.environ.get("TORCHLINT", os.path.join(SOURCE_DIR, "build", "bin", "torchlint"))
+STUBS = os.path.join(SOURCE_DIR, "fuzz", "stubs")
+CASES = sorted(d for d in os.listdir(HERE) if os.path.isfile(os.path.join(HERE, d, "expected.json")))
+
+
+def lay_out(case, root):
+    """Copies the case into root/src and writes root/build/compile_commands.json."""
+    src = os.path.join(root, "src")
+    shutil.copytree(os.path.join(HERE, case), src)
+    with open(os.path.join(src, "expected.json")) as f:
+        expected = json.load(f)
+    os.makedirs(os.path.join(root, "build"))
+    entries = []
+    for path in sorted(glob.glob(os.path.join(src, "*.cpp"))) + [os.path.join(src, m) for m in expected.get("missing", [])]:
+        entries.append({"directory": src, "file": path,
+                        "command": "clang++ -std=c++17 -nostdinc -isystem %s -I%s -c %s" % (STUBS, src, path)})
+    with open(os.path.join(root, "build", "compile_commands.json"), "w") as f:
+        json.dump(entries, f, indent=1)
+    return src, expected
+
+
+def run(root, *args, cache=None):
+    cmd = [TORCHLINT, "--format=json", "-j1", "-p", os.path.join(root, "build")] + list(args)
+    env = dict(os.environ, TORCHLINT_CACHE_DIR=cache or os.path.join(root, "cache"))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
+    if p.returncode not in (0, 1):
+        raise AssertionError("torchlint failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
+    return json.loads(p.stdout)["findings"] if p.stdout.strip() else [], p.stderr
+
+
+def torch_findings(findings):
+    return sorted((f["check"], os.path.basename(f["file"]), f["line"]) for f in findings
+                  if f["check"].startswith("torch-"))
+
+
+class ProjectModel(unittest.TestCase):
+    def check_case(self, case, mode):
+        with tempfile.TemporaryDirectory() as root:
+            src, expected = lay_out(case, root)
+            args = ["--no-project"] if mode == "per_file" else []
+            if mode == "per_file":
+                args += sorted(glob.glob(os.path.join(src, "*.cpp")))
+            findings, stderr = run(root, *args)
+            want = expected[mode]
+            self.assertEqual(sorted((w["check"], w["file"], w["line"]) for w in want), torch_findings(findings),
+                             "%s (%s): %s" % (case, mode, json.dumps(findings, indent=1)))
+            for w in want:
+                f = next(f for f in findings if (f["check"], os.path.basename(f["file"]), f["line"]) ==
+                         (w["check"], w["file"], w["line"]))
+                self.assertIn(w.get("contains", ""), f["message"])
+                self.assertNotIn("\x1f", f["message"], "the basis marker is stripped")
+            if mode == "project":
+                for n in expected.get("notes", []):
+                    self.assertIn(n, stderr)
+
+    def test_cases(self):
+        self.assertTrue(CASES)
+        for case in CASES:
+            for mode in ("project", "per_file"):
+                with self.subTest(case=case, mode=mode):
+                    self.check_case(case, mode)
+
+    def test_the_message_names_the_path_and_sarif_carries_it(self):
+        with tempfile.TemporaryDirectory() as root:
+            src, _ = lay_out("metrics_cross_file", root)
+            env = dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache"))
+            p = subprocess.run([TORCHLINT, "--format=sarif", "-p", os.path.join(root, "build"),
+                                os.path.join(src, "metrics.cpp")], capture_output=True, text=True, env=env)
+            self.assertEqual(1, p.returncode, p.stderr)
+            results = json.loads(p.stdout)["runs"][0]["results"]
+            self.assertEqual(1, len(results))
+            related = results[0].get("relatedLocations", [])
+            self.assertEqual(["the step loop in fit()", "calls Metrics::update() here"],
+                             [r["message"]["text"] for r in related])
+            self.assertTrue(related[1]["physicalLocation"]["artifactLocation"]["uri"].endswith("train.cpp"))
+            self.assertEqual(14, related[1]["physicalLocation"]["region"]["startLine"])
+
+    def test_a_named_file_is_reported_on_with_the_whole_project_as_model(self):
+        with tempfile.TemporaryDirectory() as root:
+            src, _ = lay_out("metrics_cross_file", root)
+            findings, _ = run(root, os.path.join(src, "train.cpp"))
+            self.assertEqual([], torch_findings(findings), "metrics.cpp's finding is not train.cpp's")
+            findings, _ = run(root, os.path.join(src, "metrics.cpp"))
+            self.assertEqual([("torch-sync-item", "metrics.cpp", 4)], torch_findings(findings))
+
+    def test_cached_summaries_are_not_parsed_again_and_an_edit_reparses_one_file(self):
+        with tempfile.TemporaryDirectory() as root:
+            src, _ = lay_out("virtual_agent", root)
+            first, log = run(root, "--accel-log")
+            self.assertEqual(2, log.count(": analysed,"), log)
+            again, log = run(root, "--accel-log")
+            self.assertEqual(0, log.count(": analysed,"), log)
+            self.assertEqual(2, log.count(": cached result"), log)
+            self.assertEqual(torch_findings(first), torch_findings(again))
+            with open(os.path.join(src, "runner.cpp"), "a") as f:
+                f.write("\n// edited\n")
+            edited, log = run(root, "--accel-log")
+            self.assertEqual(1, log.count(": analysed,"), log)
+            self.assertIn("runner.cpp: analysed", log)
+            self.assertEqual(torch_findings(first), torch_findings(edited))
+
+    def test_a_cached_summary_of_another_version_is_ignored_with_a_note(self):
+        with tempfile.TemporaryDirectory() as root:
+            lay_out("metrics_cross_file", root)
+            first, _ = run(root)
+            self.assertEqual([("torch-sync-item", "metrics.cpp", 4)], torch_findings(first))
+            entries = glob.glob(os.path.join(root, "cache", "results", "*", "*.json"))
+            self.assertEqual(2, len(entries))
+            for e in entries:
+                with open(e) as f:
+                    entry = json.load(f)
+                summary = json.loads(entry["summary"])
+                summary["format"] = 0
+                summary["torchlint"] = "0.0.1"
+                entry["summary"] = json.dumps(summary)
+                with open(e, "w") as f:
+                    json.dump(entry, f)
+            findings, stderr = run(root)
+            self.assertIn("is ignored: written by another torchlint version (0.0.1, summary format 0", stderr)
+            # Without the summaries the model has no step loop: the per-file answers stand.
+            self.assertEqual([], torch_findings(findings))
+
+
+if __name__ == "__main__":
+    if not os.path.exists(TORCHLINT):
+        sys.exit("no torchlint at %s (set TORCHLINT)" % TORCHLINT)
+    unittest.main()
