@@ -5,6 +5,7 @@
 #include "core/Recovery.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "analysis/LoopTraversal.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -76,7 +77,7 @@ bool declaredByTestMacro(const FunctionDecl *FD) {
 }
 
 /// Collects call sites of user code (system headers are skipped) with their enclosing loop.
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
+class CallCollector : public LoopTraversal<CallCollector> {
 public:
   CallCollector(ASTContext &Ctx, llvm::DenseMap<const FunctionDecl *, std::vector<HotCodeAnalysis::CallSite>> &Out,
                 std::vector<const FunctionDecl *> &Forwards, llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
@@ -143,32 +144,14 @@ public:
     return R;
   }
 
-  bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
-    if (!TraverseStmt(S->getInit()))
-      return false;
-    return withLoop(
-        S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody()); });
-  }
-  bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
-    return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getBody()); });
-  }
-  bool TraverseDoStmt(DoStmt *S, DataRecursionQueue * = nullptr) {
-    if (!isLoopStatement(S))
-      return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond());
-    return withLoop(S, [&] { return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond()); });
-  }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S, DataRecursionQueue * = nullptr) {
+  // Loops: analysis/LoopTraversal.h; a range-for over a torch::data DataLoader is a loader loop.
+  void beforeRangeFor(const CXXForRangeStmt *S) {
     if (const Expr *R = S->getRangeInit())
       if (const CXXRecordDecl *RD = R->getType().getNonReferenceType()->getAsCXXRecordDecl()) {
         std::string N = RD->getQualifiedNameAsString();
         if (llvm::StringRef(N).starts_with("torch::data::") && llvm::StringRef(N).contains("DataLoader"))
           LoaderLoops.insert(S);
       }
-    if (S->getInit() && !TraverseStmt(S->getInit()))
-      return false;
-    if (!TraverseStmt(S->getRangeInit()))
-      return false;
-    return withLoop(S, [&] { return TraverseStmt(S->getLoopVarStmt()) && TraverseStmt(S->getBody()); });
   }
 
   // A function named other than as a callee (its address taken, a callback): HotCodeAnalysis::
@@ -217,6 +200,7 @@ public:
   }
 
 private:
+  friend class LoopTraversal<CallCollector>; // calls withLoop
   struct Frame {
     const FunctionDecl *FD;
     std::vector<const Stmt *> Loops;

@@ -869,6 +869,10 @@ int main(int argc, const char **argv) {
   // longer exists is left out, with a note).
   std::vector<std::string> Named(Files.begin(), Files.end());
   if (ProjectMode && !Worker) {
+    if (std::string P = torchlint::buildPathProblem(BuildPath.getValue()); !P.empty()) {
+      errs() << "torchlint: error: " << P << "\n";
+      return 2;
+    }
     Run.DB = makeDatabase(nullptr, Named, Run.R);
     if (!Run.DB) {
       torchlint::RunResult &R = Run.R;

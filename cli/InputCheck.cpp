@@ -142,6 +142,23 @@ std::vector<std::string> checkInputs(const std::vector<std::string> &Files, cons
   return Known;
 }
 
+std::string buildPathProblem(const std::string &BuildPath) {
+  if (BuildPath.empty())
+    return "";
+  std::string Error;
+  std::string DBPath = jsonDatabasePath({}, {BuildPath, false}, Error);
+  if (!Error.empty() || DBPath.empty())
+    return Error;
+  std::string Err;
+  auto Raw = clang::tooling::JSONCompilationDatabase::loadFromFile(DBPath, Err,
+                                                                   clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Raw)
+    return quoted(DBPath) + ": cannot read the compilation database: " + oneLine(Err) + "; no file analysed";
+  if (Raw->getAllCompileCommands().empty())
+    return quoted(DBPath) + ": the compilation database has no entries; no file analysed";
+  return "";
+}
+
 std::vector<std::string> unknownCheckNames(llvm::StringRef Glob) {
   std::vector<std::string> Out;
   llvm::SmallVector<llvm::StringRef> Parts;

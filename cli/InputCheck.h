@@ -21,6 +21,11 @@ struct InputCheckOptions {
 std::vector<std::string> checkInputs(const std::vector<std::string> &Files, const InputCheckOptions &Opts,
                                      RunResult &R);
 
+/// The problem with -p BUILD (one line: no such directory, no database in it, a database that
+/// cannot be parsed or has no entries), or "" when it can be read. Project mode reads the
+/// database before the inputs are checked, so it asks first.
+std::string buildPathProblem(const std::string &BuildPath);
+
 /// The names in a clang-tidy checks glob that look like torchlint checks (torch-...) but are
 /// not in the catalog. Globs with '*' are not names.
 std::vector<std::string> unknownCheckNames(llvm::StringRef Glob);

@@ -6,6 +6,7 @@
 #include "utils/ExprStrip.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "analysis/LoopTraversal.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
@@ -78,7 +79,7 @@ std::optional<StepKind> stepOf(const FunctionDecl *Callee, const Expr *Call) {
   return std::nullopt;
 }
 
-class SummaryBuilder : public RecursiveASTVisitor<SummaryBuilder> {
+class SummaryBuilder : public LoopTraversal<SummaryBuilder> {
 public:
   SummaryBuilder(ASTContext &Ctx, TUSummary &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
 
@@ -113,28 +114,6 @@ public:
     bool R = TraverseStmt(L->getBody());
     Frames.pop_back();
     return R;
-  }
-
-  bool TraverseForStmt(ForStmt *S, DataRecursionQueue * = nullptr) {
-    if (!TraverseStmt(S->getInit()))
-      return false;
-    return withLoop(
-        S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getInc()) && TraverseStmt(S->getBody()); });
-  }
-  bool TraverseWhileStmt(WhileStmt *S, DataRecursionQueue * = nullptr) {
-    return withLoop(S, [&] { return TraverseStmt(S->getCond()) && TraverseStmt(S->getBody()); });
-  }
-  bool TraverseDoStmt(DoStmt *S, DataRecursionQueue * = nullptr) {
-    if (!isLoopStatement(S))
-      return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond());
-    return withLoop(S, [&] { return TraverseStmt(S->getBody()) && TraverseStmt(S->getCond()); });
-  }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S, DataRecursionQueue * = nullptr) {
-    if (S->getInit() && !TraverseStmt(S->getInit()))
-      return false;
-    if (!TraverseStmt(S->getRangeInit()))
-      return false;
-    return withLoop(S, [&] { return TraverseStmt(S->getLoopVarStmt()) && TraverseStmt(S->getBody()); });
   }
 
   // Branches: what they hold does not run on every iteration (or every call).
@@ -200,6 +179,7 @@ public:
   }
 
 private:
+  friend class LoopTraversal<SummaryBuilder>; // calls withLoop
   struct Frame {
     size_t Index;                                    // into Out.Functions
     std::vector<std::pair<int, unsigned>> LoopStack; // loop index, condition depth at its entry

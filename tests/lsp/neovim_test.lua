@@ -4,7 +4,7 @@
 --   TORCHLINT=build/bin/torchlint TORCHLINT_SOURCE_DIR=. nvim --headless -u NONE -c 'luafile tests/lsp/neovim_test.lua'
 --
 -- Opens a copy of examples/train.cpp, waits for the diagnostics and compares them with the CLI's
--- findings (`torchlint --format=json`), applies one fix-it quick fix through the code action
+-- findings (`torchlint --quiet --format=json`: vim.fn.system merges stderr, where the CLI names the flags it guessed), applies one fix-it quick fix through the code action
 -- request and vim.lsp.util.apply_workspace_edit, waits for the re-analysis of the edited buffer,
 -- applies the "fix all" source action, writes the file (didSave), and compares the file on disk
 -- with what `torchlint --fix` makes of another copy. Exits 0 on success, 1 with a message on stderr.
@@ -42,7 +42,7 @@ local function main()
 
   -- The CLI's view: findings and --fix, on another copy (the editor's copy has no cached result:
   -- the server analyses it itself, with the precompiled libtorch header the CLI made).
-  local cli = vim.fn.json_decode(vim.fn.system({ torchlint, "--format=json", ref }))
+  local cli = vim.fn.json_decode(vim.fn.system({ torchlint, "--quiet", "--format=json", ref }))
   local want = {}
   for _, f in ipairs(cli.findings) do
     local s = string.format("%d:%d %s %s", f.line, f.column, f.check, f.message)
@@ -53,7 +53,7 @@ local function main()
   end
   table.sort(want)
   assert(#want == 12, "the CLI gives " .. #want .. " findings on examples/train.cpp, not 12")
-  vim.fn.system({ torchlint, "--fix", ref })
+  vim.fn.system({ torchlint, "--quiet", "--fix", ref })
 
   -- Record every publishDiagnostics, then let Neovim's own handler show them.
   local published = {}
@@ -163,7 +163,7 @@ local function main()
   log("the saved file is identical to torchlint --fix's")
 
   -- The CLI agrees with the last diagnostics.
-  local after = vim.fn.json_decode(vim.fn.system({ torchlint, "--format=json", file }))
+  local after = vim.fn.json_decode(vim.fn.system({ torchlint, "--quiet", "--format=json", file }))
   assert(#after.findings == #third.diagnostics, "CLI: " .. #after.findings .. " findings after the fixes, LSP: " ..
     #third.diagnostics)
   vim.fn.delete(dir, "rf")
