@@ -1,6 +1,7 @@
-// torch-sync-explicit in a file whose option parser is not installed (issue 14): a call whose
-// argument has an unknown type still stands in clang's AST (its type is known), but it contains
-// errors, and no finding rests on code with errors: only the fully typed call is reported.
+// torch-sync-explicit in a file whose option parser is not installed (issue 14): the argument of
+// the second call has an unknown type. Declarations synthesised for the missing library
+// (core/Synthesis.h: clopts::Options, operator[], as<T>()) type it, and the finding rests only on
+// the callee, torch::cuda::synchronize, which is libtorch's: both calls sync on every step.
 // TORCHLINT-MISSING-HEADERS: clopts.hpp
 #include <torch/torch.h>
 #include <clopts.hpp>
@@ -13,5 +14,6 @@ int main(int argc, char **argv) {
     torch::cuda::synchronize();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: torch::cuda::synchronize() blocks the CPU until the device has finished [torch-sync-explicit]
     torch::cuda::synchronize(args["device"].as<int>());
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: torch::cuda::synchronize() blocks the CPU until the device has finished [torch-sync-explicit]
   }
 }

@@ -6,8 +6,11 @@
 #   OUT=/tmp/out bash tools/probe-gpu/run.sh    # on the GPU machine, from the repository root
 # Env: GROUPS_ ("name:glob ..."), PROBE_ARGS (e.g. "--reps 10"), LIMIT (seconds for the runs),
 # FIXITS (the afters, default build-gpu-fixit/), BENCH=<dir> (a benchmarkConfig.cmake; default the
-# stand-in, shim/), GDB_DONE=1 (no cuda-gdb backtrace of a crashed group).
-R=$PWD; C=$R/tools/probe-gpu; B=$R/build-gpu; RES=${RES:-/tmp/probe-res}; LIMIT=${LIMIT:-570}
+# stand-in, shim/), GDB_DONE=1 (no cuda-gdb backtrace of a crashed group), BUILD (the build folder),
+# PROBE_CXX (the compiler; default: the system's g++ where there is one: a compiler of its own that
+# links its own libstdc++ statically, like the device image's /opt/gcc, gives the probe a second
+# copy of std::locale beside the one libtorch uses, and libtorch's string streams crash in free()).
+R=$PWD; C=$R/tools/probe-gpu; B=${BUILD:-$R/build-gpu}; RES=${RES:-/tmp/probe-res}; LIMIT=${LIMIT:-570}
 export FIXITS=${FIXITS:-$R/build-gpu-fixit}
 mkdir -p $RES $OUT
 export PATH=$PATH:/usr/local/cuda/bin
@@ -16,10 +19,12 @@ cat /etc/os-release | head -2; nproc
 TP=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)')
 python3 -c 'import torch;print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.is_available(), torch.cuda.get_device_name(0))'
 chmod +x $C/fake-torchlint.sh
-echo "== configure ($SECONDS s)"
+PROBE_CXX=${PROBE_CXX:-$(ls /usr/bin/g++ 2>/dev/null)}
+CXX_ARG=${PROBE_CXX:+-DCMAKE_CXX_COMPILER=$PROBE_CXX}
+echo "== configure ($SECONDS s) with ${PROBE_CXX:-the default compiler}"
 if [ ! -f $B/build.ninja ]; then
   cmake -S $C -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DREPO=$R -DCARRY=$C \
-    "-DCMAKE_PREFIX_PATH=$TP" -Dbenchmark_DIR=${BENCH:-$C/shim} -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined \
+    ${CXX_ARG} "-DCMAKE_PREFIX_PATH=$TP" -Dbenchmark_DIR=${BENCH:-$C/shim} -DCMAKE_EXE_LINKER_FLAGS=-Wl,--allow-shlib-undefined \
     > $RES/configure.log 2>&1; rc=$?
   grep -E "torchlint probe|CUDA|cuDNN|Warning|Error|error" $RES/configure.log | head -40
   [ $rc = 0 ] || { tail -60 $RES/configure.log; tar -C $RES -cf $OUT/results.tar .; exit 1; }
