@@ -4,6 +4,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -14,6 +15,42 @@ namespace {
 /// A factory that draws random numbers: on the device it would use the device's generator, so a
 /// seeded program gets other numbers than from the CPU generator it uses now.
 bool isRandomFactory(llvm::StringRef Name) { return tensorFactoryKind(Name).Random; }
+
+/// Tensor methods that only reshape what the factory made (a view, or a copy of the same
+/// elements): `torch::rand({1, n}).squeeze(0).to(device)` draws and fills on the CPU and copies,
+/// as `torch::rand({n}).to(device)` does. Methods that drop elements (narrow, select, slice,
+/// indexing) are not here: made on the device, the whole tensor would be allocated there.
+bool isReshapeMethod(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases("squeeze", "unsqueeze", "view", "reshape", "flatten", "unflatten", true)
+      .Cases("permute", "transpose", "t", "contiguous", "expand", "expand_as", "view_as", "reshape_as", true)
+      .Default(false);
+}
+
+/// The factory call under a chain of reshaping tensor methods (none: E itself), or null.
+const CallExpr *factoryUnderReshapes(const Expr *E) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MTE->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BTE->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (!MD || !MD->getDeclName().isIdentifier() || !isReshapeMethod(MD->getName()) ||
+          !isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
+        return nullptr;
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    const auto *CE = dyn_cast<CallExpr>(E);
+    if (!CE || isa<CXXMemberCallExpr>(CE))
+      return nullptr;
+    const FunctionDecl *FD = CE->getDirectCallee();
+    return FD && isTensorFactory(FD) ? CE : nullptr;
+  }
+  return nullptr;
+}
 } // namespace
 
 void CreateThenMoveCheck::registerMatchers(MatchFinder *Finder) {
@@ -22,11 +59,20 @@ void CreateThenMoveCheck::registerMatchers(MatchFinder *Finder) {
                                        on(ignoringImplicit(Factory)))
                          .bind("call"),
                      this);
+  // torch::rand({1, n}).squeeze(0).to(device): the factory under reshaping methods.
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("cuda", "to"), isTensorMethod()).bind("move")),
+                                       on(ignoringImplicit(cxxMemberCallExpr().bind("reshaped"))))
+                         .bind("call"),
+                     this);
 }
 
 void CreateThenMoveCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
   const auto *Factory = Result.Nodes.getNodeAs<CallExpr>("factory");
+  if (const auto *Reshaped = Result.Nodes.getNodeAs<CXXMemberCallExpr>("reshaped"))
+    Factory = factoryUnderReshapes(Reshaped);
+  if (!Factory)
+    return;
   const auto *Move = Result.Nodes.getNodeAs<CXXMethodDecl>("move");
   const SourceManager &SM = *Result.SourceManager;
   if (!inUserCode(Call->getExprLoc(), SM) || Call->getExprLoc().isMacroID())

@@ -1,7 +1,7 @@
-// torch-create-then-move, pending: a random factory followed by a view (squeeze, unsqueeze, reshape)
-// and then .to(device) draws on the CPU and copies, exactly like rand(...).to(device). Seen in an RL
-// rollout loop: `(torch::rand({n, k}).squeeze(0).to(device) * 2) - 1` for exploratory actions. Today
-// only the factory moved directly (`torch::rand(...).to(device)`) is found.
+// torch-create-then-move: a random factory followed by a view (squeeze, unsqueeze, reshape) and then
+// .to(device) draws on the CPU and copies, exactly like rand(...).to(device). Seen in an RL rollout
+// loop (an unseen-2 project of the accuracy benchmark): exploratory actions drawn as
+// `(rand({n, k}).squeeze(0).to(device) * 2) - 1`. Random: advice, no fix-it.
 #include <torch/torch.h>
 #include <random>
 
