@@ -2,8 +2,10 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
+#include "cli/CudaHost.h"
 #include "cli/InputCheck.h"
 #include "cli/ProjectConfig.h"
+#include "cli/ProjectFlags.h"
 #include "cli/ResultCache.h"
 #include "cli/TidyErrors.h"
 #include "cli/TorchInstall.h"
@@ -175,7 +177,9 @@ private:
   std::map<std::string, std::vector<MemoryEntry>> Memory;
   std::map<std::string, std::pair<std::pair<uint64_t, int64_t>, Flags>> DatabaseCache;
   std::map<std::string, bool> ToldNoDatabase;
-  std::optional<std::vector<std::string>> FallbackArgs; // the CLI's defaults, found once
+  /// The flags the CLI guesses without a database (cli/TorchInstall.h guessedCompileFlags: the
+  /// project's build files and the libtorch found), by project root, found once each.
+  std::map<std::string, std::pair<std::vector<std::string>, std::string>> GuessedArgs;
   std::mutex LogM;
 };
 
@@ -183,11 +187,19 @@ private:
 // Compile flags, as clangd finds them.
 
 /// The adjustments the CLI makes to every command (Driver.cpp makeDatabase): no caret diagnostics,
+/// .cu files as CUDA host code without a toolkit (cli/CudaHost.h, its header under CacheDir),
 /// clang's builtin headers.
-std::shared_ptr<tooling::CompilationDatabase> adjusted(std::unique_ptr<tooling::CompilationDatabase> DB) {
+std::shared_ptr<tooling::CompilationDatabase> adjusted(std::unique_ptr<tooling::CompilationDatabase> DB,
+                                                       const std::string &CacheDir) {
   auto A = std::make_shared<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
   A->appendArgumentsAdjuster(
       tooling::getInsertArgumentAdjuster("-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  A->appendArgumentsAdjuster([CacheDir](const tooling::CommandLineArguments &Args, StringRef File) {
+    if (!isCudaSource(File))
+      return Args;
+    std::string Err, Header = cudaHostHeader(CacheDir, Err);
+    return Header.empty() ? Args : cudaHostArgs(Args, File, Header);
+  });
   A->appendArgumentsAdjuster([](const tooling::CommandLineArguments &Args, StringRef) {
     for (const std::string &S : Args)
       if (StringRef(S).starts_with("-resource-dir"))
@@ -210,21 +222,10 @@ Flags Server::flagsFor(const std::string &Path) {
     if (!sys::fs::exists(Candidate))
       F.Problem = "no compile_commands.json in --compile-commands-dir '" + Opts.CompileCommandsDir + "'";
   } else {
-    // As clangd: compile_commands.json in the file's directory or a parent, or in their build/,
-    // or a compile_flags.txt there.
-    for (StringRef Dir = sys::path::parent_path(Path); !Dir.empty() && Candidate.empty();
-         Dir = sys::path::parent_path(Dir)) {
-      for (const char *Name : {"compile_commands.json", "build/compile_commands.json", "compile_flags.txt"}) {
-        SmallString<256> C(Dir);
-        sys::path::append(C, Name);
-        if (sys::fs::is_regular_file(C)) {
-          Candidate = std::string(C);
-          break;
-        }
-      }
-      if (Dir == sys::path::root_path(Dir))
-        break;
-    }
+    // Where the CLI looks, as clangd does (cli/ProjectFlags.h): compile_commands.json or
+    // compile_flags.txt in the file's folder or a parent up to the repository root, or a
+    // build*/, out/ or cmake-build-*/ database there that lists the file.
+    Candidate = findCompileDatabase(Path).Path;
   }
   if (!Candidate.empty() && F.Problem.empty()) {
     auto St = stamp(Candidate);
@@ -240,7 +241,7 @@ Flags Server::flagsFor(const std::string &Path) {
       else
         DB = tooling::JSONCompilationDatabase::loadFromFile(Candidate, Err, tooling::JSONCommandLineSyntax::AutoDetect);
       if (Flags && DB) {
-        F.DB = adjusted(std::move(DB));
+        F.DB = adjusted(std::move(DB), Opts.CacheDir);
         F.Source = Candidate;
       } else if (!DB) {
         F.Problem = "cannot read the compilation database '" + Candidate + "': " + Err;
@@ -249,17 +250,25 @@ Flags Server::flagsFor(const std::string &Path) {
       } else {
         // A file the database does not list (a header, a new file) borrows the command of the most
         // similar one, as in clangd.
-        F.DB = adjusted(tooling::inferMissingCompileCommands(std::move(DB)));
+        F.DB = adjusted(tooling::inferMissingCompileCommands(std::move(DB)), Opts.CacheDir);
         F.Source = Candidate;
       }
       DatabaseCache[Candidate] = {St, F};
     }
   }
   if (!F.DB) {
-    if (!FallbackArgs)
-      FallbackArgs = defaultCompileFlags(findTorchInstall());
-    const std::vector<std::string> &Args = *FallbackArgs;
-    F.DB = adjusted(std::make_unique<tooling::FixedCompilationDatabase>(sys::path::parent_path(Path), Args));
+    // The flags the CLI guesses (the standard and include folders of the project's CMake, meson or
+    // Bazel files; the libtorch found), once per project.
+    std::string Root = projectRoot(Path);
+    auto G = GuessedArgs.find(Root);
+    if (G == GuessedArgs.end()) {
+      std::string Summary;
+      std::vector<std::string> Args = guessedCompileFlags(Path, Summary);
+      G = GuessedArgs.emplace(Root, std::make_pair(std::move(Args), std::move(Summary))).first;
+    }
+    const std::vector<std::string> &Args = G->second.first;
+    F.DB = adjusted(std::make_unique<tooling::FixedCompilationDatabase>(sys::path::parent_path(Path), Args),
+                    Opts.CacheDir);
     F.Source = "torchlint's default flags (" + join(Args, " ") + ")";
     if (F.Problem.empty()) {
       std::string Dir = sys::path::parent_path(Path).str();

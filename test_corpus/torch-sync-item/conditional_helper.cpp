@@ -7,10 +7,10 @@
 bool should_prune(int step);
 
 float prune_stats(const torch::Tensor &w) { return w.abs().sum().item<float>(); }
-// CHECK-MESSAGES: :[[@LINE-1]]:66: warning: Tensor::item() copies the value to the host and (for a tensor on the GPU) blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval (in prune_stats(), called in the loop in main() at line 20) [torch-sync-item]
+// CHECK-MESSAGES: :[[@LINE-1]]:66: warning: Tensor::item() copies the value to the host and (for a tensor on the GPU) blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval (in prune_stats(), called in the loop in main() at line 21) [torch-sync-item]
 
 float read_loss(const torch::Tensor &loss) { return loss.item<float>(); }
-// CHECK-MESSAGES: :[[@LINE-1]]:58: warning: Tensor::item() copies the value to the host and blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval (in read_loss(), called on every iteration of the loop in main() at line 20) [torch-sync-item]
+// CHECK-MESSAGES: :[[@LINE-1]]:58: warning: Tensor::item() copies the value to the host and blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval (in read_loss(), called on every iteration of the loop in main() at line 21) [torch-sync-item]
 
 int main() {
   torch::Device device(torch::kCUDA);

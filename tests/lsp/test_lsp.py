@@ -409,6 +409,35 @@ class CompileFlags(Base):
         self.assertEqual(0, c.stop())
 
 
+class Discovery(Base):
+    def test_database_in_a_build_folder_of_the_repository(self):
+        # Where the CLI finds it (cli/ProjectFlags.h findCompileDatabase): a cmake-build-*/ folder of
+        # the repository root that lists the file, two folders above it.
+        os.makedirs(os.path.join(self.dir, "repo", ".git"))
+        f = self.write("repo/src/core/train.cpp", TRAIN)
+        self.write_database("repo/cmake-build-release", [f])
+        c = self.client()
+        c.initialize()
+        c.open(f, TRAIN)
+        d = c.diagnostics(f)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
+        self.assertEqual(0, c.stop())
+
+    def test_cuda_file_is_analysed_as_host_code(self):
+        # A .cu file (cli/CudaHost.h): parsed as CUDA host code without a toolkit, as the CLI does;
+        # the kernel is not judged, the per-step item() in the host code is.
+        text = "__global__ void k(float *x) { x[threadIdx.x] *= 2.f; }\n" + TRAIN
+        f = self.write("cu/src/glue.cu", text)
+        self.write_database("cu/build", [f])
+        c = self.client()
+        c.initialize()
+        c.open(f, text)
+        d = c.diagnostics(f)["diagnostics"]
+        self.assertIn("torch-sync-item", [x["code"] for x in d], d)
+        self.assertNotIn("torchlint-input", [x["code"] for x in d], d)
+        self.assertEqual(0, c.stop())
+
+
 class Diagnostics(Base):
     def setUp(self):
         super().setUp()
