@@ -4,8 +4,10 @@
 // that break it), and then fixed again. Passes when --verify undid nothing, the result is what the
 // case expects, and the second --fix changed nothing (idempotence). corpus_test checks the fixes of
 // both front ends and compiles the fixed files; this test covers the apply-then-compile path of
-// the CLI. Uses the corpus harness's PCH.
+// the CLI. Uses the corpus harness's PCH. Runs against libtorch 2.x (corpus_test fixes and compiles
+// every case against both versions); TORCHLINT_CORPUS_FIX_ALL=1 runs it against 1.13 as well.
 #include "CorpusSupport.h"
+#include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
@@ -19,6 +21,9 @@ class CorpusFixes : public ::testing::TestWithParam<int> {};
 
 TEST_P(CorpusFixes, VerifiedAndIdempotent) {
   int Version = GetParam();
+  const char *All = std::getenv("TORCHLINT_CORPUS_FIX_ALL");
+  if (Version == 1 && !(All && *All && std::string(All) != "0"))
+    GTEST_SKIP() << "libtorch 1.13: corpus_test fixes and compiles these; TORCHLINT_CORPUS_FIX_ALL=1 runs them here";
   std::vector<Case> Cases = discoverCases(TORCHLINT_SOURCE_DIR "/test_corpus");
   std::vector<const Case *> Fixable;
   for (const Case &C : Cases)
