@@ -233,6 +233,15 @@ class Base(unittest.TestCase):
         self.clients.append(c)
         return c
 
+    def expect_train_findings(self, path, init=None):
+        """A new server (initialized with init) opens path, which holds TRAIN: its two findings."""
+        c = self.client()
+        c.initialize(init)
+        c.open(path, TRAIN)
+        d = c.diagnostics(path)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
+        self.assertEqual(0, c.stop())
+
     def cli_json_db(self, path):
         p = subprocess.run([TORCHLINT, "--format=json", "--cache-dir=" + self.cache, path], capture_output=True, text=True)
         return json.loads(p.stdout)
@@ -391,22 +400,12 @@ class CompileFlags(Base):
     def test_compile_flags_txt(self):
         f = self.write("flags/src/train.cpp", TRAIN)
         self.write("flags/compile_flags.txt", "\n".join(self.flags()) + "\n")
-        c = self.client()
-        c.initialize()
-        c.open(f, TRAIN)
-        d = c.diagnostics(f)["diagnostics"]
-        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
-        self.assertEqual(0, c.stop())
+        self.expect_train_findings(f)
 
     def test_database_named_in_initialization_options(self):
         f = self.write("elsewhere/train.cpp", TRAIN)
         self.write_database("db", [f])
-        c = self.client()
-        c.initialize({"compilationDatabasePath": os.path.join(self.dir, "db")})
-        c.open(f, TRAIN)
-        d = c.diagnostics(f)["diagnostics"]
-        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
-        self.assertEqual(0, c.stop())
+        self.expect_train_findings(f, {"compilationDatabasePath": os.path.join(self.dir, "db")})
 
 
 class Discovery(Base):
@@ -416,12 +415,7 @@ class Discovery(Base):
         os.makedirs(os.path.join(self.dir, "repo", ".git"))
         f = self.write("repo/src/core/train.cpp", TRAIN)
         self.write_database("repo/cmake-build-release", [f])
-        c = self.client()
-        c.initialize()
-        c.open(f, TRAIN)
-        d = c.diagnostics(f)["diagnostics"]
-        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
-        self.assertEqual(0, c.stop())
+        self.expect_train_findings(f)
 
     def test_cuda_file_is_analysed_as_host_code(self):
         # A .cu file (cli/CudaHost.h): parsed as CUDA host code without a toolkit, as the CLI does;
