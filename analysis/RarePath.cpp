@@ -52,7 +52,8 @@ bool insideAssert(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
-static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth);
+static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth,
+                                                 bool ThroughCalls = true);
 
 /// S is in a function's body outside any loop of it: rare when every hot call of the function in
 /// the TU is (a helper called only from a logging branch, `if (step % 500 == 0) sample(model);`,
@@ -85,7 +86,11 @@ static std::optional<std::string> rareThroughCalls(const Stmt *S, ASTContext &Ct
 
 std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) { return rarePathReason(S, Ctx, 0); }
 
-static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth) {
+std::optional<std::string> localRarePathReason(const Stmt *S, ASTContext &Ctx) {
+  return rarePathReason(S, Ctx, 0, /*ThroughCalls=*/false);
+}
+
+static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth, bool ThroughCalls) {
   if (insideAssert(S, Ctx))
     return std::string("it is inside assert(), which NDEBUG (release) builds compile out");
   const SourceManager &SM = Ctx.getSourceManager();
@@ -96,7 +101,7 @@ static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx,
   while (true) {
     const Stmt *P = HC.parentOf(Prev);
     if (!P)
-      return rareThroughCalls(S, Ctx, Depth);
+      return ThroughCalls ? rareThroughCalls(S, Ctx, Depth) : std::nullopt;
     if (const auto *BO = dyn_cast<BinaryOperator>(P))
       if (BO->getOpcode() == BO_LAnd && Prev == BO->getRHS())
         if (const Expr *Test = moduloTest(BO->getLHS())) {

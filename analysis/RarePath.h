@@ -14,6 +14,11 @@ namespace torchlint {
 /// line 12", "it is inside assert(), which NDEBUG builds compile out"), or nullopt.
 std::optional<std::string> rarePathReason(const clang::Stmt *S, clang::ASTContext &Ctx);
 
+/// As rarePathReason, within S's own function only: a logging branch or assert() around S there,
+/// not "every call of its function is rare" (across files, the project model decides that:
+/// model/TUSummary records this for every call).
+std::optional<std::string> localRarePathReason(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// True when S is inside the argument of the standard assert() macro.
 bool insideAssert(const clang::Stmt *S, clang::ASTContext &Ctx);
 

@@ -1,4 +1,5 @@
 #include "model/ProjectModel.h"
+#include "core/Catalog.h"
 #include "model/HotBasis.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -237,6 +238,46 @@ void ProjectModel::finish() {
   std::stable_sort(Seeds.begin(), Seeds.end(), [](const Seed &A, const Seed &B) {
     return std::tie(A.C->File, A.C->Line, A.C->Column) < std::tie(B.C->File, B.C->Line, B.C->Column);
   });
+  // Why a call under a logging branch runs only on some steps, with its file.
+  auto RareWhy = [&](const Call &C, const std::string &Callee) {
+    return Defs[Callee].F.Name + "() is called at " + baseName(C.File) + ":" + std::to_string(C.Line) + ", where " +
+           C.Rare;
+  };
+  // Two rounds: first what the step loops reach through calls that run on every step (or under
+  // an ordinary branch), then what they reach only through a call in a logging branch (rare).
+  struct Deferred {
+    std::string Callee;
+    Hot H;
+  };
+  std::vector<Deferred> RareCalls;
+  auto Propagate = [&]() {
+    while (!Work.empty()) {
+      std::string F = Work.front();
+      Work.pop_front();
+      const Hot Parent = HotFunctions[F];
+      const Function &FF = Defs[F].F;
+      for (const Call &C : FF.Calls)
+        for (const std::string &T : targets(C)) {
+          auto It = Defs.find(T);
+          if (It == Defs.end() || It->second.F.TestBody || HotFunctions.count(T))
+            continue;
+          Hot H;
+          llvm::StringRef Rest = Parent.Why;
+          Rest.consume_front("in ");
+          H.Why = "in " + Where(It->second.F) + ", called from " + Rest.str();
+          H.Path = Parent.Path;
+          H.Path.push_back({C.File, C.Line, C.Column, "calls " + It->second.F.Name + "() here"});
+          H.Rare = Parent.Rare;
+          if (H.Rare.empty() && !C.Rare.empty()) {
+            H.Rare = RareWhy(C, T);
+            RareCalls.push_back({T, std::move(H)});
+            continue;
+          }
+          HotFunctions.emplace(T, std::move(H));
+          Work.push_back(T);
+        }
+    }
+  };
   for (const Seed &S : Seeds) {
     auto It = Defs.find(S.Callee);
     if (It == Defs.end() || HotFunctions.count(S.Callee))
@@ -250,28 +291,23 @@ void ProjectModel::finish() {
                               : ", called on every step of " + LoopText);
     H.Path.push_back({L.File, L.Line, L.Column, "the step loop in " + Caller.Name + "()"});
     H.Path.push_back({S.C->File, S.C->Line, S.C->Column, "calls " + It->second.F.Name + "() here"});
+    if (!S.C->Rare.empty()) {
+      H.Rare = RareWhy(*S.C, S.Callee);
+      RareCalls.push_back({S.Callee, std::move(H)});
+      continue;
+    }
     HotFunctions.emplace(S.Callee, std::move(H));
     Work.push_back(S.Callee);
   }
-  while (!Work.empty()) {
-    std::string F = Work.front();
-    Work.pop_front();
-    const Hot Parent = HotFunctions[F];
-    const Function &FF = Defs[F].F;
-    for (const Call &C : FF.Calls)
-      for (const std::string &T : targets(C)) {
-        auto It = Defs.find(T);
-        if (It == Defs.end() || It->second.F.TestBody || HotFunctions.count(T))
-          continue;
-        Hot H;
-        llvm::StringRef Rest = Parent.Why;
-        Rest.consume_front("in ");
-        H.Why = "in " + Where(It->second.F) + ", called from " + Rest.str();
-        H.Path = Parent.Path;
-        H.Path.push_back({C.File, C.Line, C.Column, "calls " + It->second.F.Name + "() here"});
-        HotFunctions.emplace(T, std::move(H));
-        Work.push_back(T);
-      }
+  Propagate(); // from forward() and the step loops' calls, breadth first
+  // What only logging branches reach: hot, and rare.
+  for (size_t I = 0; I < RareCalls.size(); ++I) {
+    if (HotFunctions.count(RareCalls[I].Callee))
+      continue;
+    std::string Callee = RareCalls[I].Callee;
+    HotFunctions.emplace(Callee, RareCalls[I].H);
+    Work.push_back(Callee);
+    Propagate();
   }
 }
 
@@ -301,6 +337,17 @@ bool ProjectModel::resolve(Finding &F) const {
         F.Notes.push_back({P.Message, P.File, P.Line, P.Column, 0});
     return true;
   };
+  // Reached only through a logging branch: the sync checks report it as a remark, saying why (as
+  // SyncCheck::reportSync does within one file).
+  auto KeepHot = [&](const Hot &H) {
+    const CheckInfo *Info = findCheck(F.Check);
+    if (!H.Rare.empty() && F.Level == "warning" && Info && Info->Category == "host-device-sync" &&
+        F.Message.find("; a remark, not a warning: ") == std::string::npos) {
+      F.Level = "remark";
+      F.Message += "; a remark, not a warning: " + H.Rare;
+    }
+    return Keep(H.Why, &H.Path);
+  };
   // Nothing in the project trains (a snippet, an inference tool): the model cannot tell which
   // loop is a step, and this TU's answer stands.
   if (!hasStepLoops()) {
@@ -315,16 +362,16 @@ bool ProjectModel::resolve(Finding &F) const {
     if (!InStep || *InStep)
       return Keep(B->Why, nullptr);
     if (H)
-      return Keep(H->Why, &H->Path);
+      return KeepHot(*H);
     return false; // a loop that runs no training step (loading, parsing, saving), in code that is not hot
   }
   case HotBasis::Function:
     if (H)
-      return Keep(H->Why, &H->Path);
+      return KeepHot(*H);
     return !knowsFunction(B->FunctionUSR) && Keep(B->Why, nullptr);
   case HotBasis::Conditional:
     if (H)
-      return Keep(H->Why, &H->Path);
+      return KeepHot(*H);
     return false;
   }
   return true;

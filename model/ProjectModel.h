@@ -41,6 +41,11 @@ struct Hot {
   std::string Why;
   /// The calls from the step loop (or forward()) to the function, outermost first.
   std::vector<PathStep> Path;
+  /// Non-empty when every path from a step loop to the function passes a call under a logging
+  /// branch (`if (step % N == 0)`) or assert(): why it runs only on some steps ("Model::save() is
+  /// called only in the logging branch `if (step % saveEvery == 0)` at opensplat.cpp:172").
+  /// The sync checks report such code as remarks, as they do within one file.
+  std::string Rare;
 };
 
 class ProjectModel {

@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "analysis/LoopTraversal.h"
+#include "analysis/RarePath.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
@@ -108,7 +109,7 @@ public:
     // The lambda runs where it is written (a callback of a loop body usually runs there): an edge
     // from the enclosing function with the loop around the lambda.
     if (!Frames.empty())
-      addCall(usrOf(Op), L->getBeginLoc(), /*Virtual=*/false);
+      addCall(usrOf(Op), L, /*Virtual=*/false);
     size_t Index = beginFunction(Op);
     Frames.push_back({Index, {}, 0});
     bool R = TraverseStmt(L->getBody());
@@ -157,7 +158,7 @@ public:
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
         Op && Op->getOperator() == OO_Call && isLibraryLocation(SM, Callee->getLocation()))
       if (const FunctionDecl *Target = visibleCallable(Op->getArg(0))) {
-        addCall(usrOf(Target), C->getBeginLoc(), false);
+        addCall(usrOf(Target), C, false);
         return true;
       }
     if (isLibraryLocation(SM, Callee->getLocation()))
@@ -167,14 +168,14 @@ public:
       if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->isVirtual())
         if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
           Virtual = !ME->hasQualifier();
-    addCall(usrOf(Callee), C->getBeginLoc(), Virtual);
+    addCall(usrOf(Callee), C, Virtual);
     return true;
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
     if (Frames.empty() || !C->getConstructor() || isLibraryLocation(SM, C->getConstructor()->getLocation()))
       return true;
-    addCall(usrOf(C->getConstructor()), C->getBeginLoc(), false);
+    addCall(usrOf(C->getConstructor()), C, false);
     return true;
   }
 
@@ -211,11 +212,11 @@ private:
     return F.LoopStack.empty() ? -1 : F.LoopStack.back().first;
   }
 
-  void addCall(std::string USR, SourceLocation Loc, bool Virtual) {
+  void addCall(std::string USR, const Stmt *At, bool Virtual) {
     if (USR.empty() || Frames.empty())
       return;
     Frame &F = Frames.back();
-    Position P = positionOf(SM, Loc);
+    Position P = positionOf(SM, At->getBeginLoc());
     Call C;
     C.Callee = std::move(USR);
     C.File = P.File;
@@ -225,6 +226,8 @@ private:
     C.Virtual = Virtual;
     unsigned Entry = F.LoopStack.empty() ? 0 : F.LoopStack.back().second;
     C.Conditional = F.CondDepth > Entry;
+    if (C.Conditional)
+      C.Rare = localRarePathReason(At, Ctx).value_or("");
     Out.Functions[F.Index].Calls.push_back(std::move(C));
   }
 
@@ -350,7 +353,8 @@ llvm::json::Value toJson(const TUSummary &S) {
                              {"col", C.Column},
                              {"loop", C.Loop},
                              {"virtual", C.Virtual},
-                             {"conditional", C.Conditional}});
+                             {"conditional", C.Conditional},
+                             {"rare", C.Rare}});
     for (const Step &St : F.Steps)
       Steps.push_back(Object{{"kind", stepKindName(St.Kind)}, {"loop", St.Loop}, {"line", St.Line}});
     Fns.push_back(Object{{"usr", F.USR},
@@ -457,6 +461,8 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
         C.Loop = R.num(*CO, "loop");
         C.Virtual = R.flag(*CO, "virtual");
         C.Conditional = R.flag(*CO, "conditional");
+        if (CO->get("rare")) // absent from summaries written before it was recorded
+          C.Rare = R.str(*CO, "rare");
         F.Calls.push_back(std::move(C));
       }
     for (const llvm::json::Value &SV : R.arr(*FO, "steps"))

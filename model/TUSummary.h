@@ -47,6 +47,9 @@ struct Call {
   int Loop = -1;            // innermost loop of the caller around the call (index into Function::Loops), or -1
   bool Virtual = false;     // dispatched: every override of Callee may run
   bool Conditional = false; // under an if/switch/?:/&& of the loop body: not on every iteration
+  /// Under a logging branch (`if (step % N == 0)`) or assert() of the caller: why the call runs
+  /// only on some steps (analysis/RarePath.h localRarePathReason), else empty.
+  std::string Rare;
 };
 
 struct Step {

@@ -3,8 +3,8 @@
 
 Each folder here is a small project written against fuzz/stubs/torch_mini.h (no libtorch parse),
 with expected.json: the findings of the whole-project run ("project") and of the per-file run
-(`--no-project`, "per_file"), each a list of {check, file, line, contains}, compared exactly on
-(check, file, line); "notes" lists substrings stderr must hold in project mode; "missing" lists
+(`--no-project`, "per_file"), each a list of {check, file, line, contains[, level]}, compared
+exactly on (check, file, line); "notes" lists substrings stderr must hold in project mode; "missing" lists
 files the compile database names that do not exist. The case is copied into a temporary folder
 with a compile_commands.json for every .cpp file.
 
@@ -76,6 +76,8 @@ class ProjectModel(unittest.TestCase):
                 f = next(f for f in findings if (f["check"], os.path.basename(f["file"]), f["line"]) ==
                          (w["check"], w["file"], w["line"]))
                 self.assertIn(w.get("contains", ""), f["message"])
+                if "level" in w:
+                    self.assertEqual(w["level"], f["level"], f["message"])
                 self.assertNotIn("\x1f", f["message"], "the basis marker is stripped")
             if mode == "project":
                 for n in expected.get("notes", []):

@@ -1,0 +1,28 @@
+#include "checkpoint.h"
+#include "torch_mini.h"
+
+struct Net : torch::nn::Module {
+  at::Tensor forward(const at::Tensor &x);
+  at::Tensor weight;
+};
+
+void fit(Net &net, torch::optim::SGD &opt, const at::Tensor &x, const at::Tensor &y, Checkpoint &ckpt) {
+  for (int step = 0; step < 10000; ++step) {
+    opt.zero_grad();
+    at::Tensor loss = torch::nn::functional::mse_loss(net.forward(x), y);
+    loss.backward();
+    opt.step();
+    ckpt.log(loss);
+    if (step % 500 == 0)
+      ckpt.save(net.weight);
+  }
+}
+
+int main() {
+  Net net;
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.1));
+  at::Tensor x = torch::randn({64, 8}, at::TensorOptions(at::kCUDA));
+  at::Tensor y = torch::randn({64, 1}, at::TensorOptions(at::kCUDA));
+  Checkpoint ckpt;
+  fit(net, opt, x, y, ckpt);
+}
