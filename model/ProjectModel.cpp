@@ -179,8 +179,41 @@ void ProjectModel::finish() {
           if (DoesStep.count(T))
             StepLoops.insert({USR, L});
   }
-  // Functions holding a step loop, directly or through calls.
-  for (const LoopRef &L : StepLoops)
+  // Functions that train on every call (a backward() or an optimizer's step() outside their
+  // loops, directly or through calls), and the step loops that train: a loop that only runs
+  // forward() (a recurrent network's loop over time steps inside its forward pass, an evaluation
+  // loop) does not make the loops around it epoch loops.
+  std::set<std::string> DoesTrain;
+  auto Trains = [](const Step &S) { return S.Kind == StepKind::Backward || S.Kind == StepKind::OptimizerStep; };
+  for (auto &[USR, D] : Defs)
+    if (!D.F.TestBody)
+      for (const Step &S : D.F.Steps)
+        if (Trains(S) && effectiveLoop(D.F, S.Loop) < 0 && DoesTrain.insert(USR).second)
+          Work.push_back(USR);
+  while (!Work.empty()) {
+    std::string F = Work.front();
+    Work.pop_front();
+    for (auto &[Caller, I] : Callers[F]) {
+      const Function &CF = Defs[Caller].F;
+      if (effectiveLoop(CF, CF.Calls[I].Loop) < 0 && DoesTrain.insert(Caller).second)
+        Work.push_back(Caller);
+    }
+  }
+  std::set<LoopRef> TrainLoops;
+  for (auto &[USR, D] : Defs) {
+    if (D.F.TestBody)
+      continue;
+    for (const Step &S : D.F.Steps)
+      if (int L = effectiveLoop(D.F, S.Loop); L >= 0 && Trains(S))
+        TrainLoops.insert({USR, L});
+    for (const Call &C : D.F.Calls)
+      if (int L = effectiveLoop(D.F, C.Loop); L >= 0)
+        for (const std::string &T : targets(C))
+          if (DoesTrain.count(T))
+            TrainLoops.insert({USR, L});
+  }
+  // Functions holding a training step loop, directly or through calls.
+  for (const LoopRef &L : TrainLoops)
     if (HasStepLoop.insert(L.first).second)
       Work.push_back(L.first);
   while (!Work.empty()) {
@@ -190,8 +223,9 @@ void ProjectModel::finish() {
       if (HasStepLoop.insert(Caller).second)
         Work.push_back(Caller);
   }
-  // Epoch loops: a loop around a step loop, or one calling a function that holds a step loop,
-  // runs once per epoch: it is not a step loop itself.
+  // Epoch loops: a loop around a training step loop, or one calling a function that holds one,
+  // runs once per epoch: it is not a step loop itself (a loop over a model's heads inside the
+  // step, calling forward() on each, leaves the step loop around it alone).
   std::set<LoopRef> Epoch;
   auto MarkAround = [&](const std::string &USR, const Function &F, int L) {
     for (unsigned Guard = 0; L >= 0 && Guard < 1024; ++Guard, L = F.Loops[L].Parent)
@@ -199,7 +233,7 @@ void ProjectModel::finish() {
   };
   for (auto &[USR, D] : Defs) {
     for (int L = 0; L < static_cast<int>(D.F.Loops.size()); ++L)
-      if (StepLoops.count({USR, L}))
+      if (TrainLoops.count({USR, L}))
         MarkAround(USR, D.F, D.F.Loops[L].Parent);
     for (const Call &C : D.F.Calls)
       for (const std::string &T : targets(C))
