@@ -240,8 +240,12 @@ void ProjectModel::finish() {
         if (HasStepLoop.count(T) && T != USR)
           MarkAround(USR, D.F, C.Loop);
   }
+  // A loop that trains on every iteration itself (a step call, or a call of a function that does
+  // one, outside the inner loops) stays a step loop: an update with an inner solve of its own
+  // (MPO's 150-iteration dual optimisation inside each training step) is not an epoch.
   for (const LoopRef &L : Epoch)
-    StepLoops.erase(L);
+    if (!TrainLoops.count(L))
+      StepLoops.erase(L);
 
   // Hot functions: forward(), then the calls in step loops, then what hot functions call.
   auto Where = [&](const Function &F) { return F.Name + "() (" + baseName(F.File) + ")"; };
