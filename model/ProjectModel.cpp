@@ -149,22 +149,26 @@ void ProjectModel::finish() {
         Callers[T].push_back({USR, I});
   }
 
-  // Functions that do a step on every call.
   std::deque<std::string> Work;
+  // The callers that call a function of Set outside their loops join Set, transitively (from Work).
+  auto AddCallersOutsideLoops = [&](std::set<std::string> &Set) {
+    while (!Work.empty()) {
+      std::string F = Work.front();
+      Work.pop_front();
+      for (auto &[Caller, I] : Callers[F]) {
+        const Function &CF = Defs[Caller].F;
+        if (effectiveLoop(CF, CF.Calls[I].Loop) < 0 && Set.insert(Caller).second)
+          Work.push_back(Caller);
+      }
+    }
+  };
+  // Functions that do a step on every call.
   for (auto &[USR, D] : Defs)
     if (!D.F.TestBody)
       for (const Step &S : D.F.Steps)
         if (effectiveLoop(D.F, S.Loop) < 0 && DoesStep.insert(USR).second)
           Work.push_back(USR);
-  while (!Work.empty()) {
-    std::string F = Work.front();
-    Work.pop_front();
-    for (auto &[Caller, I] : Callers[F]) {
-      const Function &CF = Defs[Caller].F;
-      if (effectiveLoop(CF, CF.Calls[I].Loop) < 0 && DoesStep.insert(Caller).second)
-        Work.push_back(Caller);
-    }
-  }
+  AddCallersOutsideLoops(DoesStep);
 
   // Candidate step loops: a step, or a call of a function that does one, in the loop.
   for (auto &[USR, D] : Defs) {
@@ -190,15 +194,7 @@ void ProjectModel::finish() {
       for (const Step &S : D.F.Steps)
         if (Trains(S) && effectiveLoop(D.F, S.Loop) < 0 && DoesTrain.insert(USR).second)
           Work.push_back(USR);
-  while (!Work.empty()) {
-    std::string F = Work.front();
-    Work.pop_front();
-    for (auto &[Caller, I] : Callers[F]) {
-      const Function &CF = Defs[Caller].F;
-      if (effectiveLoop(CF, CF.Calls[I].Loop) < 0 && DoesTrain.insert(Caller).second)
-        Work.push_back(Caller);
-    }
-  }
+  AddCallersOutsideLoops(DoesTrain);
   std::set<LoopRef> TrainLoops;
   for (auto &[USR, D] : Defs) {
     if (D.F.TestBody)
