@@ -60,6 +60,22 @@ std::string jsonDatabasePath(const std::vector<std::string> &Inputs, const Input
   return llvm::sys::path::filename(Found) == "compile_commands.json" ? Found : "";
 }
 
+/// The compile_commands.json at DBPath, loaded without interpolation (to see which files really
+/// have a command), or null with Error set (one line: it cannot be parsed, or it has no entries).
+std::unique_ptr<clang::tooling::JSONCompilationDatabase> loadJsonDatabase(const std::string &DBPath,
+                                                                          std::string &Error) {
+  std::string Err;
+  auto Raw = clang::tooling::JSONCompilationDatabase::loadFromFile(DBPath, Err,
+                                                                   clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Raw)
+    Error = quoted(DBPath) + ": cannot read the compilation database: " + oneLine(Err) + "; no file analysed";
+  else if (Raw->getAllCompileCommands().empty())
+    Error = quoted(DBPath) + ": the compilation database has no entries; no file analysed";
+  else
+    return Raw;
+  return nullptr;
+}
+
 } // namespace
 
 std::vector<std::string> checkInputs(const std::vector<std::string> &Files, const InputCheckOptions &Opts,
@@ -118,16 +134,9 @@ std::vector<std::string> checkInputs(const std::vector<std::string> &Files, cons
   if (DBPath.empty() || Inputs.empty())
     return Inputs;
   std::string Err;
-  // Loaded without interpolation, to see which files really have a command.
-  auto Raw = clang::tooling::JSONCompilationDatabase::loadFromFile(DBPath, Err,
-                                                                   clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  auto Raw = loadJsonDatabase(DBPath, Err);
   if (!Raw) {
-    R.Errors.push_back(quoted(DBPath) + ": cannot read the compilation database: " + oneLine(Err) +
-                       "; no file analysed");
-    return {};
-  }
-  if (Raw->getAllCompileCommands().empty()) {
-    R.Errors.push_back(quoted(DBPath) + ": the compilation database has no entries; no file analysed");
+    R.Errors.push_back(Err);
     return {};
   }
   std::vector<std::string> Known;
@@ -150,13 +159,7 @@ std::string buildPathProblem(const std::string &BuildPath) {
   if (!Error.empty() || DBPath.empty())
     return Error;
   std::string Err;
-  auto Raw = clang::tooling::JSONCompilationDatabase::loadFromFile(DBPath, Err,
-                                                                   clang::tooling::JSONCommandLineSyntax::AutoDetect);
-  if (!Raw)
-    return quoted(DBPath) + ": cannot read the compilation database: " + oneLine(Err) + "; no file analysed";
-  if (Raw->getAllCompileCommands().empty())
-    return quoted(DBPath) + ": the compilation database has no entries; no file analysed";
-  return "";
+  return loadJsonDatabase(DBPath, Err) ? "" : Err;
 }
 
 std::vector<std::string> unknownCheckNames(llvm::StringRef Glob) {

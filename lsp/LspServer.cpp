@@ -179,7 +179,7 @@ private:
   std::map<std::string, bool> ToldNoDatabase;
   /// The flags the CLI guesses without a database (cli/TorchInstall.h guessedCompileFlags: the
   /// project's build files and the libtorch found), by project root, found once each.
-  std::map<std::string, std::pair<std::vector<std::string>, std::string>> GuessedArgs;
+  std::map<std::string, std::vector<std::string>> GuessedArgs;
   std::mutex LogM;
 };
 
@@ -262,11 +262,10 @@ Flags Server::flagsFor(const std::string &Path) {
     std::string Root = projectRoot(Path);
     auto G = GuessedArgs.find(Root);
     if (G == GuessedArgs.end()) {
-      std::string Summary;
-      std::vector<std::string> Args = guessedCompileFlags(Path, Summary);
-      G = GuessedArgs.emplace(Root, std::make_pair(std::move(Args), std::move(Summary))).first;
+      std::string Summary; // the CLI's line on stderr; the server logs its own below
+      G = GuessedArgs.emplace(Root, guessedCompileFlags(Path, Summary)).first;
     }
-    const std::vector<std::string> &Args = G->second.first;
+    const std::vector<std::string> &Args = G->second;
     F.DB = adjusted(std::make_unique<tooling::FixedCompilationDatabase>(sys::path::parent_path(Path), Args),
                     Opts.CacheDir);
     F.Source = "torchlint's default flags (" + join(Args, " ") + ")";

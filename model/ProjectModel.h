@@ -45,7 +45,8 @@ struct Hot {
   std::vector<PathStep> Path;
   /// Non-empty when every path from a step loop to the function passes a call under a logging
   /// branch (`if (step % N == 0)`) or assert(): why it runs only on some steps ("Model::save() is
-  /// called only in the logging branch `if (step % saveEvery == 0)` at opensplat.cpp:172").
+  /// called at opensplat.cpp:174, where it only runs in the logging branch `if (step % saveEvery
+  /// == 0)` at line 172").
   /// The sync checks report such code as remarks, as they do within one file.
   std::string Rare;
 };
