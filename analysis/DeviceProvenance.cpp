@@ -86,6 +86,8 @@ public:
     if (!E || Depth > 24)
       return D::Unknown;
     E = stripCopies(E);
+    if (!isTensorType(E->getType()) && isTensorContainerType(E->getType()))
+      return container(E, Depth + 1);
     if (const auto *C = dyn_cast<ConditionalOperator>(E))
       return merge(tensor(C->getTrueExpr(), Depth + 1), tensor(C->getFalseExpr(), Depth + 1));
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -101,9 +103,14 @@ public:
         return D::Unknown;
       return variable(VD, Depth, /*Tensor=*/true);
     }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return field(ME->getMemberDecl());
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();
       const Expr *Obj = MC->getImplicitObjectArgument();
+      if (MD && Obj && isTensorContainerType(Obj->getType()) && MD->getDeclName().isIdentifier() &&
+          llvm::is_contained({"at", "back", "front"}, MD->getName()))
+        return container(Obj, Depth + 1); // v.back(): an element
       if (!MD || !Obj || !isTensorType(Obj->getType()))
         return D::Unknown;
       llvm::StringRef N = MD->getDeclName().isIdentifier() ? MD->getName() : "";
@@ -239,7 +246,55 @@ public:
     return D::Unknown;
   }
 
+  /// Set for deviceIfFieldsOnHost(): a tensor field read is taken as host memory and recorded.
+  llvm::SmallVectorImpl<const FieldDecl *> *FieldsOnHost = nullptr;
+  /// The field whose stored values are asked about (deviceOfStored()): its old value adds nothing.
+  const FieldDecl *Self = nullptr;
+
 private:
+  D field(const ValueDecl *VD) {
+    const auto *FD = dyn_cast_or_null<FieldDecl>(VD);
+    if (!FD)
+      return D::Unknown;
+    if (FD == Self)
+      return D::None;
+    if (FieldsOnHost && !isTorchDecl(FD)) {
+      if (!llvm::is_contained(*FieldsOnHost, FD))
+        FieldsOnHost->push_back(FD);
+      return D::CPU;
+    }
+    return D::Unknown;
+  }
+
+  /// Where the tensors of a container of tensors live: a local's elements (elementsOf), a field's
+  /// (as field()), a braced list's.
+  D container(const Expr *E, unsigned Depth) {
+    if (!E || Depth > 24)
+      return D::Unknown;
+    E = stripCopies(E);
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return field(ME->getMemberDecl());
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD || !InProgress.insert(VD).second)
+        return VD ? D::None : D::Unknown;
+      const VarValues &V = elementsOf(VD, Ctx);
+      D K = V.Known ? D::None : D::Unknown;
+      if (V.Known)
+        for (const Expr *Val : V.Values)
+          K = merge(K, tensor(Val, Depth + 1));
+      InProgress.erase(VD);
+      return K;
+    }
+    D K = D::None;
+    bool Any = false;
+    collectTensors(E, [&](const Expr *T) {
+      Any = true;
+      K = merge(K, tensor(T, Depth + 1));
+    });
+    return Any ? K : D::Unknown;
+  }
+
   /// Where the tensors of a std::tuple of tensors live: the result of a libtorch function or
   /// tensor method (torch::max(t, 1), t.sort(1)) lives with its tensor operands; a local tuple
   /// variable with all its values.
@@ -388,6 +443,12 @@ private:
       Fn(A);
       return;
     }
+    // A named container (torch::stack(images), a std::vector<Tensor> field): its elements, as
+    // one tensor standing for all of them.
+    if (isTensorContainerType(A->getType()) && isa<DeclRefExpr, MemberExpr>(A)) {
+      Fn(A);
+      return;
+    }
     // TensorList / ArrayRef<Tensor> built from a braced list: {a, b}.
     if (const auto *CE = dyn_cast<CXXConstructExpr>(A)) {
       for (const Expr *Sub : CE->arguments())
@@ -415,6 +476,21 @@ private:
 DeviceKind deviceOf(const Expr *E, ASTContext &Ctx) {
   Prover P(Ctx);
   return publicKind(P.tensor(E));
+}
+
+DeviceKind deviceIfFieldsOnHost(const Expr *E, ASTContext &Ctx, llvm::SmallVectorImpl<const FieldDecl *> &Fields) {
+  Prover P(Ctx);
+  P.FieldsOnHost = &Fields;
+  return publicKind(P.tensor(E));
+}
+
+std::optional<DeviceKind> deviceOfStored(const Expr *E, const FieldDecl *Field, ASTContext &Ctx) {
+  Prover P(Ctx);
+  P.Self = Field;
+  D K = P.tensor(E);
+  if (K == D::None)
+    return std::nullopt;
+  return publicKind(K);
 }
 
 DeviceKind deviceDenotedBy(const Expr *E, ASTContext &Ctx, bool *NoDevice) {

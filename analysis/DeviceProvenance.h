@@ -5,11 +5,14 @@
 // torch::from_blob), the result of .cpu() / .to(kCPU) / .to(Device("cpu")) / .to(dev) with a
 // device variable that is provably kCPU, an op whose tensor operands are all provably CPU, or a
 // local variable all of whose values (initializer and every assignment) are provably CPU and that
-// never escapes (passed by non-const reference, address taken). Parameters, fields, globals and
-// results of user functions are Unknown.
+// never escapes (passed by non-const reference, address taken), a local std::vector<Tensor> all
+// of whose elements are. Parameters, fields, globals and results of user functions are Unknown
+// (deviceIfFieldsOnHost() tells what a field would make of it).
 #pragma once
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace torchlint {
 
@@ -21,6 +24,18 @@ enum class DeviceKind {
 
 /// The device of tensor expression E.
 DeviceKind deviceOf(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// The device of E on the assumption that every tensor field it reads (and every field holding
+/// tensors: `images_[i]`) holds host tensors only; the fields are added to Fields. CPU with
+/// Fields non-empty: E is on the host if those fields are, which only the whole project can tell
+/// (model/TUSummary.h records what each TU stores in its fields).
+DeviceKind deviceIfFieldsOnHost(const clang::Expr *E, clang::ASTContext &Ctx,
+                                llvm::SmallVectorImpl<const clang::FieldDecl *> &Fields);
+
+/// The device of E, a value stored into Field (analysis/LocalDataflow.h fieldWritesOf): as
+/// deviceOf, except that Field's own old value (`f = f.contiguous()`) adds nothing: nullopt
+/// when E is made of nothing else.
+std::optional<DeviceKind> deviceOfStored(const clang::Expr *E, const clang::FieldDecl *Field, clang::ASTContext &Ctx);
 
 /// The device a Device / DeviceType / device string / TensorOptions expression denotes.
 /// `NoDevice` is set (and Unknown returned) for TensorOptions that carry no device

@@ -26,6 +26,15 @@ struct HotContext {
   clang::SourceLocation LoopLoc;
   /// The function that contains the statement.
   const clang::FunctionDecl *Function = nullptr;
+  /// Set by a check whose finding holds only if these fields can hold device tensors (a sync on
+  /// `data_.images[i]`, where the TU cannot tell where the field's tensors live): the project
+  /// model drops the finding when every write of each field in the project stores host tensors
+  /// (checkbase/TorchCheck.cpp report(), model/HotBasis.h).
+  std::vector<const clang::FieldDecl *> HostIfFields;
+  /// Set by a check whose finding matters only for a program that runs on CUDA, in a TU that does
+  /// not use CUDA itself (a model's .cpp; main() picks the device): the project model keeps the
+  /// finding only if some TU of the project uses CUDA.
+  bool IfProjectUsesCUDA = false;
 };
 
 /// The body of a unit test: TestBody() of a GoogleTest test (a class deriving from

@@ -2,6 +2,7 @@
 #include "analysis/HotCode.h"
 #include "analysis/TorchTypes.h"
 #include "core/PerTU.h"
+#include "core/Recovery.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -16,8 +17,16 @@ namespace {
 
 class RefFinder : public RecursiveASTVisitor<RefFinder> {
 public:
-  RefFinder(const VarDecl *VD, ASTContext &Ctx, VarValues &Out, unsigned Depth = 0)
-      : VD(VD), Ctx(Ctx), HC(HotCodeAnalysis::get(Ctx)), Out(Out), Depth(Depth) {}
+  /// Elements: VD is a container of tensors, and what is asked is the values put into it
+  /// (push_back(x), emplace_back(x), v[i] = x), not the values of VD itself.
+  RefFinder(const ValueDecl *VD, ASTContext &Ctx, VarValues &Out, unsigned Depth = 0, bool Elements = false)
+      : VD(VD), Ctx(Ctx), HC(HotCodeAnalysis::get(Ctx)), Out(Out), Depth(Depth), Elements(Elements) {}
+
+  /// Classifies one use of VD (a DeclRefExpr or, for a field, a MemberExpr) found elsewhere.
+  void use(const Expr *E) {
+    if (!Escaped)
+      classify(E, Elements);
+  }
 
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
     if (S->getLoopVariable() == VD)
@@ -30,7 +39,7 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (DRE->getDecl() != VD || Escaped)
       return true;
-    classify(DRE);
+    classify(DRE, Elements);
     return true;
   }
 
@@ -41,11 +50,20 @@ public:
   bool Escaped = false;
 
 private:
-  void classify(const Expr *Use) {
+  /// Container: Use is the container itself (Elements mode), whose uses are classified as the
+  /// values they put into it; an element it yields (v[i], v.back()) is classified as a tensor.
+  void classify(const Expr *Use, bool Container = false) {
     // Walk up through parens and implicit nodes to the expression that uses the variable.
     const Expr *E = Use;
     while (true) {
       const Stmt *PS = HC.parentOf(E);
+      if (const auto *RF = dyn_cast_or_null<CXXForRangeStmt>(PS); RF && Container) {
+        // `for (auto &t : v) t = t.cuda();` writes the elements.
+        if (RF->getRangeInit() && RF->getRangeInit()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
+            nonConstRef(RF->getLoopVariable()->getType()))
+          escape();
+        return;
+      }
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(PS)) {
         // `Tensor &r = t;`: r writes t from now on.
         for (const Decl *D : DS->decls())
@@ -67,6 +85,16 @@ private:
         continue;
       }
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+        if (Container) {
+          // v[i] yields an element (classified as a tensor); v = w, &v and the rest: unknown.
+          if (Op->getNumArgs() >= 1 && Op->getArg(0)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
+              Op->getOperator() == OO_Subscript)
+            return classify(Op, false);
+          if (Op->getNumArgs() >= 1 && Op->getArg(0)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts())
+            return escape();
+          checkArgument(Op, E);
+          return;
+        }
         if (Op->getNumArgs() >= 1 && Op->getArg(0)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts()) {
           if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
             Out.Values.push_back(Op->getArg(1));
@@ -80,6 +108,11 @@ private:
         return;
       }
       if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+        if (Container) {
+          if (BO->isAssignmentOp() && BO->getLHS()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts())
+            escape();
+          return;
+        }
         if (BO->isAssignmentOp() && BO->getLHS()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts()) {
           if (BO->getOpcode() == BO_Assign)
             Out.Values.push_back(BO->getRHS());
@@ -91,6 +124,10 @@ private:
       if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
         if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp())
           escape();
+        return;
+      }
+      if (const auto *ME = dyn_cast<MemberExpr>(P); ME && Container) {
+        containerMethod(ME);
         return;
       }
       if (const auto *ME = dyn_cast<MemberExpr>(P)) {
@@ -121,6 +158,29 @@ private:
         return; // capture: its uses inside the body are visited on their own
       return;
     }
+  }
+
+  /// A method called on a container whose elements are asked about: push_back(x) and
+  /// emplace_back(x) add x; at(), back() and front() yield an element; reading and shrinking
+  /// methods keep the elements; anything else (insert, assign, swap, data()) is not followed.
+  void containerMethod(const MemberExpr *ME) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+    const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(HC.parentOf(ME));
+    if (!MD || !MD->getDeclName().isIdentifier() || !Call)
+      return escape();
+    llvm::StringRef N = MD->getName();
+    if ((N == "push_back" || N == "emplace_back" || N == "push_front" || N == "emplace_front") &&
+        Call->getNumArgs() == 1) {
+      Out.Values.push_back(Call->getArg(0));
+      return;
+    }
+    if (N == "at" || N == "back" || N == "front")
+      return classify(Call, false);
+    if (MD->isConst() || llvm::is_contained({"clear", "reserve", "pop_back", "pop_front", "shrink_to_fit", "begin",
+                                             "end", "size", "empty"},
+                                            N))
+      return; // a non-const begin() hands out iterators that write: a range-for over them escapes (DeclStmt)
+    escape();
   }
 
   static bool nonConstRef(QualType T) {
@@ -184,7 +244,7 @@ private:
       return;
     }
     VarValues Inner;
-    RefFinder F(P, Ctx, Inner, Depth + 1);
+    RefFinder F(P, Ctx, Inner, Depth + 1, Elements);
     F.TraverseStmt(Def->getBody());
     if (F.Escaped || F.RangeFor) {
       escape();
@@ -193,16 +253,124 @@ private:
     Out.Values.insert(Out.Values.end(), Inner.Values.begin(), Inner.Values.end());
   }
 
-  const VarDecl *VD;
+  const ValueDecl *VD;
   ASTContext &Ctx;
   const HotCodeAnalysis &HC;
   VarValues &Out;
   unsigned Depth; // out-parameters followed into callees so far
+  bool Elements;
 };
 
 /// The values of every local variable asked about in a TU.
 struct ValuesCache {
   llvm::DenseMap<const VarDecl *, VarValues> Map;
+};
+struct ElementsCache {
+  llvm::DenseMap<const VarDecl *, VarValues> Map;
+};
+
+/// The initial elements of a container: a braced list's, none for a default-constructed one;
+/// false for anything else (a copy, a size, an iterator range).
+bool initialElements(const Expr *Init, std::vector<const Expr *> &Out) {
+  if (!Init)
+    return true;
+  const Expr *S = stripCopies(Init);
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(S))
+    S = stripCopies(IL->getSubExpr());
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    if (CE->getNumArgs() == 0)
+      return true;
+    if (CE->isListInitialization() || CE->isStdInitListInitialization() || CE->getNumArgs() == 1)
+      return CE->getNumArgs() == 1 && CE->getArg(0) != Init ? initialElements(CE->getArg(0), Out) : false;
+    return false;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+    for (const Expr *E : IL->inits()) {
+      if (isTensorType(E->getType()))
+        Out.push_back(E);
+      else if (!initialElements(E, Out))
+        return false;
+    }
+    return true;
+  }
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(S))
+    return initialElements(MT->getSubExpr(), Out);
+  return false;
+}
+
+/// Every write of the tensor and tensor-container fields in the user code of a TU.
+class FieldWriteCollector : public RecursiveASTVisitor<FieldWriteCollector> {
+public:
+  FieldWriteCollector(ASTContext &Ctx, llvm::DenseMap<const FieldDecl *, VarValues> &Out)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && isLibraryLocation(SM, D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (const auto *FD = tracked(ME->getMemberDecl())) {
+      RefFinder F(FD, Ctx, Out[FD], 0, isTensorContainerType(FD->getType()));
+      F.use(ME);
+      if (F.Escaped)
+        Out[FD].Written = true; // not followed: unknown
+    }
+    return true;
+  }
+  bool VisitCXXConstructorDecl(CXXConstructorDecl *C) {
+    if (!C->hasBody())
+      return true;
+    for (const CXXCtorInitializer *I : C->inits())
+      if (const auto *FD = tracked(I->getMember()); FD && I->isWritten())
+        store(FD, I->getInit());
+    return true;
+  }
+  bool VisitFieldDecl(FieldDecl *FD) {
+    if (tracked(FD) && FD->hasInClassInitializer())
+      store(FD, FD->getInClassInitializer());
+    return true;
+  }
+  bool VisitInitListExpr(InitListExpr *IL) {
+    // Aggregate initialization: Batch{images, labels}.
+    const auto *RD = IL->getType()->getAsCXXRecordDecl();
+    if (!RD || !IL->isSemanticForm())
+      return true;
+    for (const FieldDecl *FD : RD->fields())
+      if (FD->getFieldIndex() < IL->getNumInits() && tracked(FD))
+        store(FD, IL->getInit(FD->getFieldIndex()));
+    return true;
+  }
+
+private:
+  const FieldDecl *tracked(const ValueDecl *D) {
+    const auto *FD = dyn_cast_or_null<FieldDecl>(D);
+    if (!FD || !(isTensorType(FD->getType()) || isTensorContainerType(FD->getType())))
+      return nullptr;
+    return FD;
+  }
+  void store(const FieldDecl *FD, const Expr *Init) {
+    VarValues &V = Out[FD];
+    if (isTensorType(FD->getType())) {
+      const auto *CE = dyn_cast<CXXConstructExpr>(stripCopies(Init));
+      if (!(CE && CE->getNumArgs() == 0))
+        V.Values.push_back(Init);
+      return;
+    }
+    if (!initialElements(Init, V.Values))
+      V.Written = true; // not followed: unknown
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  llvm::DenseMap<const FieldDecl *, VarValues> &Out;
+};
+
+struct FieldWrites {
+  llvm::DenseMap<const FieldDecl *, VarValues> Map;
+  bool Built = false;
 };
 
 } // namespace
@@ -253,6 +421,40 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
     V.Written = true;
   }
   return Cache[VD] = std::move(V);
+}
+
+const VarValues &elementsOf(const VarDecl *VD, ASTContext &Ctx) {
+  llvm::DenseMap<const VarDecl *, VarValues> &Cache = perTU<ElementsCache>(Ctx).Map;
+  auto It = Cache.find(VD);
+  if (It != Cache.end())
+    return It->second;
+  VarValues V;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
+  if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && FD && FD->getBody() && !VD->getType()->isReferenceType() &&
+      isTensorContainerType(VD->getType()) && initialElements(VD->getInit(), V.Values)) {
+    V.Known = true;
+    RefFinder F(VD, Ctx, V, 0, /*Elements=*/true);
+    F.TraverseStmt(FD->getBody());
+    if (F.Escaped)
+      V.Known = false;
+  }
+  if (!V.Known)
+    V.Values.clear();
+  return Cache[VD] = std::move(V);
+}
+
+const llvm::DenseMap<const FieldDecl *, VarValues> &fieldWritesOf(ASTContext &Ctx) {
+  FieldWrites &W = perTU<FieldWrites>(Ctx);
+  if (!W.Built) {
+    W.Built = true;
+    FieldWriteCollector C(Ctx, W.Map);
+    C.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (auto &[FD, V] : W.Map) {
+      V.Known = !V.Written;
+      V.Written = true;
+    }
+  }
+  return W.Map;
 }
 
 } // namespace torchlint

@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include <vector>
 
 namespace torchlint {
@@ -25,5 +26,18 @@ struct VarValues {
 
 /// The values local variable VD can hold (cached per variable for the TU).
 const VarValues &valuesOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
+
+/// The tensors put into a local container of tensors (std::vector<Tensor>): its braced
+/// initializer, every push_back(x) / emplace_back(x) and `v[i] = x`. Known is false when the
+/// container escapes (passed by non-const reference, a non-const range-for, assigned as a whole,
+/// insert()) or is not a local of a container type.
+const VarValues &elementsOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
+
+/// Every tensor field and field holding a container of tensors that the user code of the TU
+/// (within the traversal scope) writes, with what it writes: assignments, constructor
+/// initializers, in-class initializers, aggregate initialization, and for containers the
+/// elements put in. Known is false for a field written in a way not followed (by non-const
+/// reference, its address taken, a container assigned as a whole).
+const llvm::DenseMap<const clang::FieldDecl *, VarValues> &fieldWritesOf(clang::ASTContext &Ctx);
 
 } // namespace torchlint

@@ -36,6 +36,18 @@ static bool derivesFrom(const CXXRecordDecl *RD, llvm::ArrayRef<llvm::StringRef>
 
 bool isTensorType(QualType T) { return derivesFrom(recordOf(T), {"at::TensorBase", "at::Tensor"}); }
 
+bool isTensorContainerType(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() < 1 || Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  std::string N = Spec->getQualifiedNameAsString();
+  if (N != "std::vector" && N != "std::deque" && N != "c10::ArrayRef")
+    return false;
+  return isTensorType(Spec->getTemplateArgs()[0].getAsType());
+}
+
 namespace {
 /// The function D declares (through using-declarations and templates) when it returns a tensor
 /// whatever its template arguments, else null.

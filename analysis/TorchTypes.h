@@ -12,6 +12,9 @@ namespace torchlint {
 /// at::Tensor, at::TensorBase, torch::Tensor and classes derived from them, through references,
 /// typedefs and cv-qualifiers.
 bool isTensorType(clang::QualType T);
+/// A container of tensors: std::vector<Tensor>, std::deque<Tensor>, c10::ArrayRef<Tensor>
+/// (TensorList), through references, typedefs and cv-qualifiers.
+bool isTensorContainerType(clang::QualType T);
 /// A class derived from torch::nn::Module (directly or through torch::nn::Cloneable<T>).
 bool isModuleClass(const clang::CXXRecordDecl *RD);
 /// forward() of a torch::nn::Module subclass.

@@ -19,6 +19,10 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     S.Device = deviceOf(Tensor, Ctx);
     if (S.Device == DeviceKind::CPU)
       return std::nullopt;
+    // On the host if the fields it reads are: the project model decides (HotContext::HostIfFields).
+    llvm::SmallVector<const FieldDecl *, 2> Fields;
+    if (S.Device == DeviceKind::Unknown && deviceIfFieldsOnHost(Tensor, Ctx, Fields) == DeviceKind::CPU)
+      S.Hot.HostIfFields.assign(Fields.begin(), Fields.end());
   }
   S.Rare = rarePathReason(At, Ctx);
   return S;

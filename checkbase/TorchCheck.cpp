@@ -3,6 +3,7 @@
 #include "core/PerTU.h"
 #include "core/Recovery.h"
 #include "model/HotBasis.h"
+#include "model/ProjectIndex.h"
 #include "model/TUSummary.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -10,6 +11,8 @@
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
 
 namespace torchlint {
 
@@ -19,6 +22,9 @@ namespace {
 /// match callback. Kept here, by check, so that the check bases' interface stays as it is.
 struct ProjectState {
   bool ProjectMode = false;
+  /// The project index's model (model/ProjectIndex.h) in the plugin and the language server: each
+  /// finding is decided by it at once, as the CLI's project mode decides after the merge.
+  const model::ProjectModel *Index = nullptr;
   bool InRun = false;
   /// The conditional answer hotContext() gave in the current match callback.
   std::optional<HotContext> CallbackConditional;
@@ -41,7 +47,40 @@ TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Cont
     llvm::report_fatal_error(llvm::Twine("torchlint: check ") + Name + " is not in rules/checks.json");
 }
 
-void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Preprocessor *P, clang::Preprocessor *) {
+namespace {
+
+/// The project index for the TU of SM (the plugin and the server; the CLI passes ProjectIndex=none
+/// and builds its own model). Its absence, or a broken one, is said once per process.
+const model::ProjectModel *projectIndex(const clang::SourceManager &SM, llvm::StringRef Option) {
+  if (Option == "none")
+    return nullptr;
+  std::optional<std::string> Path;
+  if (!Option.empty()) {
+    Path = Option.str();
+  } else if (clang::OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID())) {
+    Path = model::findIndex(FE->getName());
+  }
+  static std::once_flag Said;
+  if (!Path) {
+    std::call_once(Said, [] {
+      llvm::errs() << "torchlint: note: no project index (`torchlint index -p BUILD` writes one); what runs on "
+                      "every training step is decided from each file alone\n";
+    });
+    return nullptr;
+  }
+  std::string Err;
+  const model::ProjectModel *M = model::loadIndex(*Path, Err);
+  if (!M)
+    std::call_once(Said, [&] {
+      llvm::errs() << "torchlint: note: " << Err << "; what runs on every training step is decided from each "
+                   << "file alone\n";
+    });
+  return M;
+}
+
+} // namespace
+
+void TorchCheck::registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *P, clang::Preprocessor *) {
   PP = P;
   // A missing non-libtorch header does not end the analysis (Recovery.h); the global option
   // StrictIncludes (the CLI's --strict-includes) keeps it fatal.
@@ -51,7 +90,13 @@ void TorchCheck::registerPPCallbacks(const clang::SourceManager &, clang::Prepro
   setUpIncludeRecovery(*P, IsStrict, !IsStrict && !Synth.equals_insensitive("false") && Synth != "0");
   // Project mode: the CLI with a compile database sets the global option ProjectModel.
   llvm::StringRef Project = Options.getLocalOrGlobal("ProjectModel", "false");
-  stateOf(this) = ProjectState{Project.equals_insensitive("true") || Project == "1", false, std::nullopt};
+  ProjectState &St = stateOf(this);
+  St = ProjectState{};
+  St.ProjectMode = Project.equals_insensitive("true") || Project == "1";
+  if (!St.ProjectMode) {
+    St.Index = projectIndex(SM, Options.getLocalOrGlobal("ProjectIndex", ""));
+    St.ProjectMode = St.Index != nullptr;
+  }
 }
 
 void TorchCheck::run(const clang::ast_matchers::MatchFinder::MatchResult &Result) {
@@ -138,6 +183,8 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   return H;
 }
 
+bool TorchCheck::projectMode() const { return stateOf(this).ProjectMode; }
+
 bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const {
   if (Loc.isInvalid())
     return false;
@@ -165,9 +212,26 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
       B.K = model::HotBasis::Function;
     }
     B.Why = H.Why;
+    B.IfProjectUsesCUDA = H.IfProjectUsesCUDA;
+    for (const clang::FieldDecl *FD : H.HostIfFields)
+      if (std::string U = model::usrOf(FD); !U.empty())
+        B.HostIfFields.push_back(U);
     Text += model::encodeBasis(B);
   } else if (Hot) {
     Text += " (" + Hot->Why + ")";
+  }
+  if (St.Index && Text.find(model::BasisMarker) != std::string::npos) {
+    // Decided now by the project index, as the CLI decides after the merge.
+    Finding F;
+    F.Check = Info->Name.str();
+    F.Message = Text;
+    F.Level = Level == clang::DiagnosticIDs::Remark ? "remark" : "warning";
+    bool Keep = St.Index->resolve(F);
+    Text = F.Message;
+    if (!Keep)
+      Level = clang::DiagnosticIDs::Ignored;
+    else if (F.Level == "remark")
+      Level = clang::DiagnosticIDs::Remark;
   }
   // clang's diagnostic formatter treats '%' specially.
   std::string Escaped;

@@ -30,6 +30,10 @@ protected:
   TorchVersion torchVersion() const;
   /// Why S runs on every step, or nullopt for code that runs once.
   std::optional<HotContext> hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const;
+  /// True when what runs per step is decided by the whole project (the CLI with -p, or a project
+  /// index in the plugin and the server): a check may then report what only the project can
+  /// confirm (HotContext::IfProjectUsesCUDA, HostIfFields).
+  bool projectMode() const;
   /// True for code in the user's files (not system headers, not libtorch's headers however they are
   /// included, not macro bodies from them).
   bool inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const;

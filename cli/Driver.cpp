@@ -22,6 +22,7 @@
 #include "fixits/ApplyFixes.h"
 #include "fixits/VerifyFixes.h"
 #include "lsp/LspServer.h"
+#include "model/ProjectIndex.h"
 #include "model/ProjectModel.h"
 #include "report/CodeQuality.h"
 #include "utils/JsonFile.h"
@@ -151,6 +152,9 @@ cl::opt<std::string> SummariesOut("internal-summaries", cl::Hidden,
 /// -p with the project model: every file of the compile database is summarised, the merged model
 /// decides what runs per step, and the files named (all, when none is) are reported on.
 bool ProjectMode = false;
+/// `torchlint index -p BUILD`: project mode that writes the summaries to the project index
+/// (model/ProjectIndex.h) for the plugin and the server, instead of a report.
+bool IndexMode = false;
 
 struct Options {
   std::vector<std::string> ExtraArgs; // after --
@@ -186,6 +190,9 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.HeaderFilterRegex = HeaderFilter.getValue();
   if (ProjectMode) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
     Overrides.CheckOptions["ProjectModel"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
+  // The CLI builds its own model (project mode) or decides per file (--no-project, no -p): the
+  // project index that the plugin and the server read is not for it.
+  Overrides.CheckOptions["ProjectIndex"] = tidy::ClangTidyOptions::ClangTidyValue("none", 1000);
   if (StrictIncludes) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
     Overrides.CheckOptions["StrictIncludes"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (NoSynthesis) // read by every check as StrictIncludes; also in the cache key
@@ -714,6 +721,30 @@ void decideWithProjectModel(Run &Run) {
   Run.R.Findings = std::move(Kept);
 }
 
+/// `torchlint index`: the summaries of every file of the database, written to --output or
+/// BUILD/torchlint-index.json. 0, or 2 when it cannot be written or a file could not be analysed.
+int writeProjectIndex(Run &Run, torchlint::Progress &Prog) {
+  Prog.finish();
+  SmallString<256> Path(Output.empty() ? StringRef(BuildPath.getValue()) : StringRef(Output.getValue()));
+  if (Output.empty())
+    sys::path::append(Path, torchlint::model::IndexFileName);
+  SmallString<256> Database(BuildPath.getValue());
+  sys::fs::make_absolute(Database);
+  sys::path::append(Database, "compile_commands.json");
+  std::string Err;
+  if (!torchlint::model::writeIndex(Path, Database, Run.Summaries, Err)) {
+    errs() << "torchlint: error: " << Err << "\n";
+    return 2;
+  }
+  for (const std::string &E : Run.R.Errors)
+    errs() << "torchlint: error: " << E << "\n";
+  if (!Quiet)
+    errs() << "torchlint: wrote the project index of " << Run.Summaries.size() << " translation unit"
+           << (Run.Summaries.size() == 1 ? "" : "s") << " to " << Path
+           << " (the clang-tidy plugin and `torchlint lsp` read it)\n";
+  return Run.R.Errors.empty() ? 0 : 2;
+}
+
 /// --baseline and --since: drop the findings the user already knows of.
 void filterKnownFindings(torchlint::RunResult &R) {
   if (Worker)
@@ -830,6 +861,15 @@ int main(int argc, const char **argv) {
     return traceMain(argc - 1, argv + 1);
   if (argc > 1 && StringRef(argv[1]) == "lsp")
     return torchlint::lspMain(argc - 1, argv + 1);
+  std::vector<const char *> IndexArgv;
+  if (argc > 1 && StringRef(argv[1]) == "index") {
+    IndexMode = true;
+    IndexArgv.push_back(argv[0]);
+    IndexArgv.insert(IndexArgv.end(), argv + 2, argv + argc);
+    IndexArgv.push_back(nullptr);
+    argv = IndexArgv.data();
+    --argc;
+  }
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(
       [](raw_ostream &OS) { OS << "torchlint " TORCHLINT_VERSION " (LLVM " LLVM_VERSION_STRING ")\n"; });
@@ -846,6 +886,8 @@ int main(int argc, const char **argv) {
                                    "torchlint: finds performance anti-patterns in libtorch training code\n\n"
                                    "  torchlint [options] FILE... [-- COMPILER FLAGS]\n"
                                    "  torchlint merge OUT IN...   (merge --shard results; see merge --help)\n"
+                                   "  torchlint index -p BUILD [-o FILE]  (write BUILD/torchlint-index.json, the project\n"
+                                   "                              model the clang-tidy plugin and the server read)\n"
                                    "  torchlint trace [opts] -- PROGRAM [ARGS]  (count would-be syncs per line)\n"
                                    "  torchlint lsp [opts]        (language server on stdio; see lsp --help)\n"
                                    "  exit codes: 0 clean, 1 findings, 2 tool or input error, 3 both\n",
@@ -857,6 +899,11 @@ int main(int argc, const char **argv) {
   if (!Fmt)
     return 2;
   ProjectMode = (!BuildPath.empty() || !SummariesOut.empty()) && !NoProject && !NoAccel && !Run.Fixed;
+  if (IndexMode && (!ProjectMode || !Shard.empty())) {
+    errs() << "torchlint: error: torchlint index needs a compile database (-p BUILD), without --no-project, "
+              "--no-accel, --shard or fixed flags after --\n";
+    return 2;
+  }
   if (Files.empty() && !(ProjectMode && !Worker)) {
     errs() << "torchlint: error: no input files; usage: torchlint [options] FILE... [-- FLAGS]\n";
     return 2;
@@ -928,6 +975,8 @@ int main(int argc, const char **argv) {
   torchlint::Progress Prog(Run.Inputs.size() + Run.ModelOnly.size(), /*Allowed=*/!Worker);
   if (!analyzeInputs(Run, Prog))
     return 2;
+  if (IndexMode)
+    return writeProjectIndex(Run, Prog);
   decideWithProjectModel(Run);
   torchlint::collapseCompilerErrors(Run.R);
   Run.R.sort();

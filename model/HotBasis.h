@@ -8,6 +8,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torchlint::model {
 
@@ -18,12 +19,18 @@ struct HotBasis {
   std::string File; // the loop's (Loop)
   unsigned Line = 0, Column = 0;
   std::string Why; // this TU's reason (Loop, Function)
+  /// USRs of fields: the finding holds only if one of them can hold a device tensor
+  /// (HotContext::HostIfFields); the model drops it when every write of each stores host tensors.
+  std::vector<std::string> HostIfFields;
+  /// The finding holds only if the program uses CUDA (HotContext::IfProjectUsesCUDA).
+  bool IfProjectUsesCUDA = false;
 };
 
 /// The separator between a message and its basis.
 constexpr char BasisMarker = '\x1f';
 
-/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why".
+/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields" (cuda: "1" or ""; the
+/// field USRs joined by \x1d).
 std::string encodeBasis(const HotBasis &B);
 /// Splits Message into its text and its basis; nullopt (Message unchanged) when it has none.
 std::optional<HotBasis> takeBasis(std::string &Message);

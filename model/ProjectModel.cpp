@@ -11,14 +11,19 @@ namespace torchlint::model {
 
 namespace {
 constexpr char Sep = '\x1e';
+constexpr char FieldSep = '\x1d';
 constexpr llvm::StringLiteral Tag = "torchlint-hot";
 } // namespace
 
 std::string encodeBasis(const HotBasis &B) {
   std::string S(1, BasisMarker);
   S += Tag;
+  std::string Fields;
+  for (const std::string &F : B.HostIfFields)
+    Fields += (Fields.empty() ? "" : std::string(1, FieldSep)) + F;
   for (const std::string &Part :
-       {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why}) {
+       {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why,
+        std::string(B.IfProjectUsesCUDA ? "1" : ""), Fields}) {
     S += Sep;
     S += Part;
   }
@@ -31,7 +36,7 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
     return std::nullopt;
   llvm::SmallVector<llvm::StringRef, 8> Parts;
   llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
-  if (Parts.size() != 7 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
+  if (Parts.size() != 9 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
     return std::nullopt;
   HotBasis B;
   B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
@@ -40,6 +45,13 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   if (Parts[4].getAsInteger(10, B.Line) || Parts[5].getAsInteger(10, B.Column))
     return std::nullopt;
   B.Why = Parts[6].str();
+  B.IfProjectUsesCUDA = Parts[7] == "1";
+  if (!Parts[8].empty()) {
+    llvm::SmallVector<llvm::StringRef, 2> Fields;
+    Parts[8].split(Fields, FieldSep);
+    for (llvm::StringRef F : Fields)
+      B.HostIfFields.push_back(F.str());
+  }
   Message.resize(At);
   return B;
 }
@@ -95,6 +107,15 @@ void ProjectModel::finish() {
   std::stable_sort(Pending.begin(), Pending.end(),
                    [](const TUSummary &A, const TUSummary &B) { return A.MainFile < B.MainFile; });
   std::set<std::string> ReportedTwice;
+  // Where each field's tensors live: host only if every TU that writes it stores host tensors.
+  for (const TUSummary &S : Pending) {
+    UsesCUDA |= S.UsesCUDA;
+    for (const FieldFacts &F : S.Fields) {
+      auto [It, New] = FieldDevices.try_emplace(F.USR, F.Device);
+      if (!New && It->second != F.Device)
+        It->second = FieldDevice::Unknown;
+    }
+  }
   for (size_t TU = 0; TU < Pending.size(); ++TU) {
     for (Function &F : Pending[TU].Functions) {
       auto [It, New] = Defs.try_emplace(F.USR, Def{F, TU});
@@ -382,6 +403,15 @@ bool ProjectModel::resolve(Finding &F) const {
     }
     return Keep(H.Why, &H.Path);
   };
+  // Advice for CUDA programs in a TU that does not use CUDA itself, in a project no TU of which does.
+  if (B->IfProjectUsesCUDA && !UsesCUDA)
+    return false;
+  // A sync on tensors read from fields that the project only ever fills with host tensors.
+  if (!B->HostIfFields.empty() && llvm::all_of(B->HostIfFields, [&](const std::string &U) {
+        auto It = FieldDevices.find(U);
+        return It != FieldDevices.end() && It->second == FieldDevice::Host;
+      }))
+    return false;
   // Nothing in the project trains (a snippet, an inference tool): the model cannot tell which
   // loop is a step, and this TU's answer stands.
   if (!hasStepLoops()) {

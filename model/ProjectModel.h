@@ -15,6 +15,13 @@
 //   from the training step) makes no loop around it an epoch loop.
 // - Hot: forward() of a module and what it calls; a call in a step loop (or in any loop inside
 //   one) and what it reaches, transitively. A unit-test body makes nothing hot.
+// - Fields: a tensor field (or a field holding tensors) lives on the host when every TU that
+//   writes it stores only provably host tensors (a loader's `images_` filled from `.to(kCPU)`
+//   images); a sync finding on tensors read from such fields only is dropped (resolve()). A field
+//   no TU of the database writes, or writes in a way not followed, is not known.
+// - CUDA: the program uses CUDA when some TU does (analysis/TUFacts.h usesCUDA); advice that
+//   matters only on a GPU, found in a TU that does not name CUDA itself (a model's .cpp), is kept
+//   only then.
 //
 // Bad input gives notes, never a crash, and the model is built from the rest: a summary of
 // another format is ignored, a function defined at two places (two executables in one database)
@@ -63,6 +70,8 @@ public:
 
   /// Notes about the input (ignored summaries, functions defined twice), in a stable order.
   const std::vector<std::string> &notes() const { return Notes; }
+  /// True when some TU of the project uses CUDA.
+  bool usesCUDA() const { return UsesCUDA; }
   /// True when some loop of the project is a step loop (else the model cannot tell and the
   /// per-TU answers stand).
   bool hasStepLoops() const { return !StepLoops.empty(); }
@@ -76,7 +85,8 @@ public:
   bool doesStep(llvm::StringRef USR) const { return DoesStep.count(USR.str()); }
 
   /// Decides a finding made in project mode (its message carries a HotBasis): false when it must
-  /// not be reported (the code does not run per step in the project); else the message gets its
+  /// not be reported (the code does not run per step in the project, or the finding holds only
+  /// for fields that the project fills with host tensors only); else the message gets its
   /// reason ("(in X (x.cpp), called on every step of the loop in Y at y.cpp:12)") and the notes
   /// the path across files. A finding without a basis is kept unchanged.
   bool resolve(Finding &F) const;
@@ -105,6 +115,8 @@ private:
   std::set<LoopRef> StepLoops;
   std::map<std::tuple<std::string, unsigned, unsigned>, LoopRef> LoopAt; // file, line, col
   std::map<std::string, Hot> HotFunctions;
+  std::map<std::string, FieldDevice> FieldDevices; // field USR -> where every TU's writes put it
+  bool UsesCUDA = false;                            // some TU uses CUDA (TUSummary::UsesCUDA)
 };
 
 /// "metrics.cpp" for "/src/metrics.cpp".

@@ -1,7 +1,10 @@
 #include "model/TUSummary.h"
+#include "analysis/DeviceProvenance.h"
 #include "analysis/HotCode.h"
+#include "analysis/LocalDataflow.h"
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
+#include "analysis/TUFacts.h"
 #include "core/Recovery.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/DeclCXX.h"
@@ -332,9 +335,43 @@ TUSummary buildTUSummary(ASTContext &Ctx) {
   }
   SummaryBuilder B(Ctx, S);
   B.TraverseDecl(Ctx.getTranslationUnitDecl());
+  S.UsesCUDA = TUFacts::get(Ctx).usesCUDA().isValid();
+  for (const auto &[FD, V] : fieldWritesOf(Ctx)) {
+    if (V.Known && V.Values.empty())
+      continue; // only read here
+    FieldFacts F{usrOf(FD), FD->getQualifiedNameAsString(), FieldDevice::Unknown};
+    if (F.USR.empty())
+      continue;
+    if (V.Known) {
+      std::optional<DeviceKind> All;
+      for (const Expr *E : V.Values)
+        if (std::optional<DeviceKind> K = deviceOfStored(E, FD, Ctx))
+          All = !All || *All == *K ? *K : DeviceKind::Unknown;
+      if (!All)
+        continue;
+      F.Device = *All == DeviceKind::CPU ? FieldDevice::Host
+                 : *All == DeviceKind::Accelerator ? FieldDevice::Device
+                                                   : FieldDevice::Unknown;
+    }
+    S.Fields.push_back(std::move(F));
+  }
+  // DenseMap order is not stable: the summary is.
+  std::sort(S.Fields.begin(), S.Fields.end(), [](const FieldFacts &A, const FieldFacts &B) { return A.USR < B.USR; });
   // Functions that an inline header defines appear in every TU that includes it: keep them
   // (the merge folds definitions at the same place), but drop empty duplicates of this TU.
   return S;
+}
+
+const char *fieldDeviceName(FieldDevice D) {
+  switch (D) {
+  case FieldDevice::Host:
+    return "host";
+  case FieldDevice::Device:
+    return "device";
+  case FieldDevice::Unknown:
+    break;
+  }
+  return "unknown";
 }
 
 llvm::json::Value toJson(const TUSummary &S) {
@@ -372,11 +409,16 @@ llvm::json::Value toJson(const TUSummary &S) {
   for (const ModuleFacts &M : S.Modules)
     Mods.push_back(
         Object{{"usr", M.USR}, {"name", M.Name}, {"file", M.File}, {"line", M.Line}, {"conv", M.HasConvolution}});
+  Array Fields;
+  for (const FieldFacts &F : S.Fields)
+    Fields.push_back(Object{{"usr", F.USR}, {"name", F.Name}, {"device", fieldDeviceName(F.Device)}});
   return Object{{"format", SummaryFormat},
                 {"torchlint", TORCHLINT_VERSION},
                 {"main", S.MainFile},
                 {"functions", std::move(Fns)},
-                {"modules", std::move(Mods)}};
+                {"modules", std::move(Mods)},
+                {"fields", std::move(Fields)},
+                {"cuda", S.UsesCUDA}};
 }
 
 namespace {
@@ -496,6 +538,14 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
         S.Modules.push_back({MO->getString("usr").value_or("").str(), MO->getString("name").value_or("").str(),
                              MO->getString("file").value_or("").str(), (unsigned)MO->getInteger("line").value_or(0),
                              MO->getBoolean("conv").value_or(false)});
+  S.UsesCUDA = O->getBoolean("cuda").value_or(false);
+  if (const auto *A = O->getArray("fields"))
+    for (const llvm::json::Value &FV : *A)
+      if (const auto *FO = FV.getAsObject()) {
+        llvm::StringRef D = FO->getString("device").value_or("");
+        S.Fields.push_back({R.str(*FO, "usr"), FO->getString("name").value_or("").str(),
+                            D == "host" ? FieldDevice::Host : D == "device" ? FieldDevice::Device : FieldDevice::Unknown});
+      }
   if (!R.Ok)
     return std::nullopt;
   return S;

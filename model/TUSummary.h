@@ -6,7 +6,8 @@
 // std::function variables called where the target is visible, the direct overrides of each method
 // (the merge resolves virtual calls across TUs through them), the loops of each function, the
 // step calls (a module's forward(), backward(), an optimizer's step(), a loss) each function makes
-// directly, and module facts (module classes holding convolutions, where forward() is defined).
+// directly, module facts (module classes holding convolutions, where forward() is defined), and
+// where the tensors it stores into fields live (a loader's `images_` filled with host tensors).
 // A summary is built from the AST once per TU (buildTUSummary), is plain data, and is serialized to
 // JSON with a format version (toJson / fromJson); ProjectModel.h merges the summaries and decides
 // what runs per step. Conditional findings ("a sync in F, reported if F runs per step") are not
@@ -28,7 +29,7 @@ class SourceManager;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 1;
+constexpr int SummaryFormat = 2; // 2: field devices
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -77,10 +78,24 @@ struct ModuleFacts {
   bool HasConvolution = false; // holds a torch::nn::Conv{1,2,3}d member or registers one
 };
 
+/// Where the tensors that this TU stores into a field live (analysis/LocalDataflow.h
+/// fieldWritesOf): Host when every value stored is provably on the CPU, Device when every one is
+/// provably on an accelerator, else Unknown (mixed, not provable, or written in a way not followed).
+enum class FieldDevice { Host, Device, Unknown };
+
+const char *fieldDeviceName(FieldDevice D);
+
+struct FieldFacts {
+  std::string USR, Name; // Name: "Dataset::images_"
+  FieldDevice Device = FieldDevice::Unknown;
+};
+
 struct TUSummary {
   std::string MainFile; // absolute
   std::vector<Function> Functions;
   std::vector<ModuleFacts> Modules;
+  std::vector<FieldFacts> Fields; // the tensor fields this TU writes
+  bool UsesCUDA = false;           // analysis/TUFacts.h usesCUDA(): kCUDA, .cuda(), a CUDA header...
 };
 
 /// Where Loc is (its expansion), with the file absolute: how summaries and findings name places.

@@ -76,11 +76,15 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
   const CallExpr *Call = Factory ? Factory : Like;
   if (!inUserCode(Call->getExprLoc(), SM) || Call->getExprLoc().isMacroID())
     return;
-  if (TUFacts::get(Ctx).usesCUDA().isInvalid())
-    return; // CPU-only code: an allocation from the host's allocator, no upload
+  // CPU-only code: an allocation from the host's allocator, no upload. With the whole project
+  // (a model's .cpp that never names CUDA, main() choosing the device), the model decides.
+  bool CudaElsewhere = TUFacts::get(Ctx).usesCUDA().isInvalid();
+  if (CudaElsewhere && !projectMode())
+    return;
   auto Hot = hotContext(Call, Ctx);
   if (!Hot)
     return;
+  Hot->IfProjectUsesCUDA = CudaElsewhere;
   std::string Name = Call->getDirectCallee()->getNameAsString();
   std::string Ns = factoryNamespace(Call);
 

@@ -148,6 +148,7 @@ Tensor randint(long high, IntArrayRef size, TensorOptions options = {});
 Tensor tensor(std::initializer_list<double> values, TensorOptions options = {});
 Tensor cat(std::initializer_list<Tensor>, long dim = 0);
 Tensor stack(std::initializer_list<Tensor>, long dim = 0);
+Tensor stack(const std::vector<Tensor> &, long dim = 0);
 Tensor matmul(const Tensor &, const Tensor &);
 Tensor relu(const Tensor &);
 } // namespace at

@@ -302,6 +302,101 @@ TEST(ProjectModel, BadInputGivesNotesAndTheModelIsBuiltFromTheRest) {
   EXPECT_EQ(1u, M.functionCount());
 }
 
+const FieldFacts *field(const TUSummary &S, const std::string &Name) {
+  for (const FieldFacts &F : S.Fields)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+TEST(TUSummary, RecordsWhereTheTensorsStoredInFieldsLive) {
+  TUSummary S = summarize(
+      "at::Tensor read(int i);\n"
+      "void fill(at::Tensor &t);\n"
+      "struct Store {\n"
+      "  at::Tensor host, gpu, mixed, byref, readonly, self;\n"
+      "  std::vector<at::Tensor> list, ranged;\n"
+      "  at::Tensor init = torch::zeros({2});\n"
+      "  Store() : gpu(torch::zeros({1}).cuda()) {}\n"
+      "  void load(int n) {\n"
+      "    std::vector<at::Tensor> parts;\n"
+      "    for (int i = 0; i < n; ++i) { parts.push_back(read(i).cpu()); list.push_back(torch::ones({1})); }\n"
+      "    host = torch::stack(parts, 0).contiguous();\n"
+      "    mixed = torch::zeros({1});\n"
+      "    mixed = read(0).cuda();\n"
+      "    fill(byref);\n"
+      "    self = torch::zeros({3});\n"
+      "    self = self.contiguous();\n"
+      "    for (at::Tensor &t : ranged) t = t.cuda();\n"
+      "    float f = readonly.sum().item<float>();\n"
+      "  }\n"
+      "};\n",
+      "store.cpp");
+  auto Dev = [&](const char *Name) {
+    const FieldFacts *F = field(S, Name);
+    return F ? fieldDeviceName(F->Device) : "absent";
+  };
+  EXPECT_STREQ("host", Dev("Store::host"));   // a stack of a local vector of host tensors
+  EXPECT_STREQ("device", Dev("Store::gpu"));  // a constructor initializer
+  EXPECT_STREQ("unknown", Dev("Store::mixed"));
+  EXPECT_STREQ("unknown", Dev("Store::byref")); // written through a non-const reference
+  EXPECT_STREQ("absent", Dev("Store::readonly"));
+  EXPECT_STREQ("host", Dev("Store::self"));   // its own old value adds nothing
+  EXPECT_STREQ("host", Dev("Store::list"));   // push_back of host tensors
+  EXPECT_STREQ("unknown", Dev("Store::ranged")); // written through a non-const range-for
+  EXPECT_STREQ("host", Dev("Store::init"));   // in-class initializer
+  EXPECT_TRUE(S.UsesCUDA);                      // .cuda()
+  // Through JSON and back.
+  std::string Err;
+  std::optional<TUSummary> Back = fromJson(toJson(S), Err);
+  ASSERT_TRUE(Back) << Err;
+  ASSERT_EQ(S.Fields.size(), Back->Fields.size());
+  for (size_t I = 0; I < S.Fields.size(); ++I) {
+    EXPECT_EQ(S.Fields[I].USR, Back->Fields[I].USR);
+    EXPECT_EQ(S.Fields[I].Device, Back->Fields[I].Device);
+  }
+}
+
+TEST(ProjectModel, ASyncOnFieldsTheProjectFillsWithHostTensorsIsDropped) {
+  TUSummary A, B;
+  A.MainFile = "/p/a.cpp";
+  B.MainFile = "/p/b.cpp";
+  A.Functions.push_back({"c:@F@main#", "main", "/p/a.cpp", 1, false, false, {}, {{"/p/a.cpp", 2, 3, -1, false}},
+                         {}, {{StepKind::Backward, 0, 3}}});
+  A.Fields = {{"c:@S@D@FI@host", "D::host", FieldDevice::Host}, {"c:@S@D@FI@both", "D::both", FieldDevice::Host}};
+  B.Fields = {{"c:@S@D@FI@both", "D::both", FieldDevice::Device}};
+  ProjectModel M = merged({A, B});
+  HotBasis Basis;
+  Basis.K = HotBasis::Loop;
+  Basis.FunctionUSR = "c:@F@main#";
+  Basis.File = "/p/a.cpp";
+  Basis.Line = 2;
+  Basis.Column = 3;
+  Basis.Why = "in the loop at line 2 of main()";
+  auto Resolve = [&](std::vector<std::string> Fields) {
+    Finding F;
+    Basis.HostIfFields = std::move(Fields);
+    F.Message = "item() syncs" + encodeBasis(Basis);
+    return M.resolve(F);
+  };
+  EXPECT_FALSE(Resolve({"c:@S@D@FI@host"}));                    // host in every TU that writes it
+  EXPECT_TRUE(Resolve({"c:@S@D@FI@both"}));                     // host in one TU, device in another
+  EXPECT_TRUE(Resolve({"c:@S@D@FI@host", "c:@S@D@FI@both"}));   // one of them may be on the device
+  EXPECT_TRUE(Resolve({"c:@S@D@FI@never"}));                    // written by no TU: not known
+  EXPECT_TRUE(Resolve({}));
+  // Advice for CUDA programs from a TU that does not name CUDA: kept only if some TU does.
+  Basis.IfProjectUsesCUDA = true;
+  EXPECT_FALSE(M.usesCUDA());
+  EXPECT_FALSE(Resolve({}));
+  B.UsesCUDA = true;
+  ProjectModel Cuda = merged({A, B});
+  EXPECT_TRUE(Cuda.usesCUDA());
+  Finding F;
+  Basis.HostIfFields.clear();
+  F.Message = "a constant rebuilt per call" + encodeBasis(Basis);
+  EXPECT_TRUE(Cuda.resolve(F));
+}
+
 TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
   HotBasis B;
   B.K = HotBasis::Loop;
@@ -320,6 +415,15 @@ TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
   EXPECT_EQ(12u, Back->Line);
   EXPECT_EQ(3u, Back->Column);
   EXPECT_EQ(B.Why, Back->Why);
+  EXPECT_TRUE(Back->HostIfFields.empty());
+  EXPECT_FALSE(Back->IfProjectUsesCUDA);
+  B.HostIfFields = {"c:@S@Scene@FI@images", "c:@S@Scene@FI@poses"};
+  B.IfProjectUsesCUDA = true;
+  M = "msg" + encodeBasis(B);
+  Back = takeBasis(M);
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(B.HostIfFields, Back->HostIfFields);
+  EXPECT_TRUE(Back->IfProjectUsesCUDA);
   std::string Plain = "no basis here";
   EXPECT_FALSE(takeBasis(Plain));
   EXPECT_EQ("no basis here", Plain);

@@ -12,7 +12,12 @@ Also: the result cache holds the summaries (a warm re-run analyses nothing; an e
 re-analyses that file only), a cached summary of another torchlint version is ignored with a note,
 and `-p build` with no files reports on every file of the database.
 
-Environment: TORCHLINT (the CLI), TORCHLINT_SOURCE_DIR (the repository).
+And `torchlint index -p build` writes build/torchlint-index.json, which the clang-tidy plugin
+reads: its findings are then decided by the whole project (a cross-file finding appears, a
+loading loop's findings go), and without an index it says so once and decides per file.
+
+Environment: TORCHLINT (the CLI), TORCHLINT_SOURCE_DIR (the repository), TORCHLINT_PLUGIN (the
+clang-tidy plugin; its test is skipped without it or without clang-tidy-19).
 """
 import glob
 import json
@@ -27,6 +32,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.environ.get("TORCHLINT_SOURCE_DIR", os.path.dirname(os.path.dirname(HERE)))
 TORCHLINT = os.environ.get("TORCHLINT", os.path.join(SOURCE_DIR, "build", "bin", "torchlint"))
+PLUGIN = os.environ.get("TORCHLINT_PLUGIN", "")
 STUBS = os.path.join(SOURCE_DIR, "fuzz", "stubs")
 CASES = sorted(d for d in os.listdir(HERE) if os.path.isfile(os.path.join(HERE, d, "expected.json")))
 
@@ -104,6 +110,60 @@ class ProjectModel(unittest.TestCase):
                              [r["message"]["text"] for r in related])
             self.assertTrue(related[1]["physicalLocation"]["artifactLocation"]["uri"].endswith("train.cpp"))
             self.assertEqual(14, related[1]["physicalLocation"]["region"]["startLine"])
+
+    def tidy(self, root, path, **env):
+        environ = {k: v for k, v in os.environ.items() if k != "TORCHLINT_INDEX"}
+        environ.update(env)
+        p = subprocess.run(["clang-tidy-19", "-load", PLUGIN, "-checks=-*,torch-sync-item", "-p",
+                            os.path.join(root, "build"), path], capture_output=True, text=True, env=environ)
+        found = sorted(set((os.path.basename(m.group(1)), int(m.group(2)))
+                           for m in re.finditer(r"^(\S+):(\d+):\d+: (?:warning|remark): .*\[torch-sync-item\]$",
+                                                p.stdout, re.M)))
+        return found, p.stdout, p.stderr
+
+    def test_torchlint_index_feeds_the_clang_tidy_plugin(self):
+        if not PLUGIN or not os.path.isfile(PLUGIN) or not shutil.which("clang-tidy-19"):
+            self.skipTest("no plugin or no clang-tidy-19")
+        with tempfile.TemporaryDirectory() as root:
+            src, _ = lay_out("metrics_cross_file", root)
+            loader_root = os.path.join(root, "loader")
+            os.makedirs(loader_root)
+            loader_src, _ = lay_out("loader_once", loader_root)
+            metrics = os.path.join(src, "metrics.cpp")
+            loader = os.path.join(loader_src, "loader.cpp")
+            # No index: each file alone, said once per process.
+            found, _, err = self.tidy(root, metrics)
+            self.assertEqual([], found)
+            self.assertEqual(1, err.count("no project index"), err)
+            found, _, _ = self.tidy(loader_root, loader)
+            self.assertEqual([("loader.cpp", 11), ("loader.cpp", 21)], found, "any loop counts per file")
+            # The index: the metrics helper is hot from train.cpp's loop; the loading loops are not steps.
+            for r in (root, loader_root):
+                p = subprocess.run([TORCHLINT, "index", "-p", os.path.join(r, "build")], capture_output=True,
+                                   text=True, env=dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(r, "cache")))
+                self.assertEqual(0, p.returncode, p.stderr)
+                self.assertIn("wrote the project index of 2 translation units", p.stderr)
+                self.assertTrue(os.path.isfile(os.path.join(r, "build", "torchlint-index.json")))
+                self.assertEqual("", p.stdout, "index writes no report")
+            found, out, err = self.tidy(root, metrics)
+            self.assertEqual([("metrics.cpp", 4)], found, out + err)
+            self.assertIn("called on every step of the loop in fit() at train.cpp:9", out)
+            self.assertNotIn("no project index", err)
+            self.assertNotIn("\x1f", out, "the basis marker is stripped")
+            found, _, _ = self.tidy(loader_root, loader)
+            self.assertEqual([], found)
+            # TORCHLINT_INDEX=none: per file again; a broken index: per file, said once.
+            found, _, _ = self.tidy(root, metrics, TORCHLINT_INDEX="none")
+            self.assertEqual([], found)
+            with open(os.path.join(root, "build", "torchlint-index.json"), "w") as f:
+                f.write("{not json")
+            found, _, err = self.tidy(root, metrics)
+            self.assertEqual([], found)
+            self.assertEqual(1, err.count("torchlint-index.json' cannot be read"), err)
+            # torchlint index without a database is an input error.
+            p = subprocess.run([TORCHLINT, "index", metrics], capture_output=True, text=True)
+            self.assertEqual(2, p.returncode)
+            self.assertIn("torchlint index needs a compile database", p.stderr)
 
     def test_a_named_file_is_reported_on_with_the_whole_project_as_model(self):
         with tempfile.TemporaryDirectory() as root:

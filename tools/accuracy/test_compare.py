@@ -57,6 +57,15 @@ class Compare(unittest.TestCase):
         self.assertEqual(rows["all"]["findings"], 5)
         self.assertEqual(rows["all"]["misses"], 2)
 
+    def test_remarks_are_counted_and_left_out_of_the_precision_of_warnings(self):
+        remark = dict(F(20), level="remark")
+        old_remark = dict(F(40), message="item() syncs; a remark, not a warning: only in the logging branch")
+        judged, _ = run.match([F(1), remark, old_remark], [V(1, "TP"), V(20, "FP"), V(40, "FP")], [])
+        item = run.per_check(judged, [])["torch-sync-item"]
+        self.assertEqual(item["remarks"], 2)
+        self.assertAlmostEqual(item["precision"], 1 / 3)
+        self.assertAlmostEqual(item["precision_warnings"], 1.0)
+
     def test_per_project_rows_keep_manifest_order_and_sets(self):
         manifest = {"repos": [{"name": "b", "set": "unseen-2"}, {"name": "a"}]}
         judged, missed = run.match([F(1, repo="a"), F(5, repo="b"), F(9, repo="b")],
