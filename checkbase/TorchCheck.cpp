@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
+#include <atomic>
 #include <mutex>
 
 namespace torchlint {
@@ -49,10 +50,12 @@ TorchCheck::TorchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Cont
 
 namespace {
 
-/// The project index for the TU of SM (the plugin and the server; the CLI passes ProjectIndex=none
-/// and builds its own model). Its absence, or a broken one, is said once per process.
+std::atomic<bool> IndexLookup{true};
+
+/// The project index for the TU of SM (the plugin and the server; the CLI builds its own model).
+/// Its absence, or a broken one, is said once per process.
 const model::ProjectModel *projectIndex(const clang::SourceManager &SM, llvm::StringRef Option) {
-  if (Option == "none")
+  if (Option == "none" || !IndexLookup)
     return nullptr;
   std::optional<std::string> Path;
   if (!Option.empty()) {
@@ -79,6 +82,8 @@ const model::ProjectModel *projectIndex(const clang::SourceManager &SM, llvm::St
 }
 
 } // namespace
+
+void setProjectIndexLookup(bool On) { IndexLookup = On; }
 
 void TorchCheck::registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *P, clang::Preprocessor *) {
   PP = P;

@@ -59,4 +59,8 @@ private:
   clang::tidy::ClangTidyContext *TidyContext;
 };
 
+/// Whether checks look for a project index (model/ProjectIndex.h) when not in project mode: yes
+/// in the plugin and the language server (the default), no in the CLI, which builds its own model.
+void setProjectIndexLookup(bool On);
+
 } // namespace torchlint

@@ -22,6 +22,7 @@
 #include "fixits/ApplyFixes.h"
 #include "fixits/VerifyFixes.h"
 #include "lsp/LspServer.h"
+#include "checkbase/TorchCheck.h"
 #include "model/ProjectIndex.h"
 #include "model/ProjectModel.h"
 #include "report/CodeQuality.h"
@@ -190,9 +191,6 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.HeaderFilterRegex = HeaderFilter.getValue();
   if (ProjectMode) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
     Overrides.CheckOptions["ProjectModel"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
-  // The CLI builds its own model (project mode) or decides per file (--no-project, no -p): the
-  // project index that the plugin and the server read is not for it.
-  Overrides.CheckOptions["ProjectIndex"] = tidy::ClangTidyOptions::ClangTidyValue("none", 1000);
   if (StrictIncludes) // read by every check (TorchCheck::registerPPCallbacks); also in the cache key
     Overrides.CheckOptions["StrictIncludes"] = tidy::ClangTidyOptions::ClangTidyValue("true", 1000);
   if (NoSynthesis) // read by every check as StrictIncludes; also in the cache key
@@ -686,11 +684,8 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
 /// Project mode: merges the summaries into the project model, decides every finding that rests on
 /// code being hot (model/HotBasis.h), and leaves out the findings of files analysed only for the
 /// model. The model's notes (bad input) go to stderr.
-void decideWithProjectModel(Run &Run) {
-  if (!ProjectMode || Worker)
-    return;
-  torchlint::model::ProjectModel M;
-  for (auto &[File, Text] : Run.Summaries) {
+template <typename Summaries> void addSummaries(torchlint::model::ProjectModel &M, const Summaries &S) {
+  for (auto &[File, Text] : S) {
     Expected<json::Value> V = json::parse(Text);
     if (!V) {
       consumeError(V.takeError());
@@ -700,6 +695,48 @@ void decideWithProjectModel(Run &Run) {
     M.addJson(*V, File);
   }
   M.finish();
+}
+
+/// `torchlint merge` of project-mode shards: the model of every shard's summaries decides the
+/// findings they carry undecided (keepForMerge).
+void decideMerged(torchlint::RunResult &R) {
+  if (R.Summaries.empty())
+    return;
+  torchlint::model::ProjectModel M;
+  addSummaries(M, R.Summaries);
+  for (const std::string &N : M.notes())
+    errs() << "torchlint merge: note: " << N << "\n";
+  std::vector<torchlint::Finding> Kept;
+  for (torchlint::Finding &F : R.Findings)
+    if (M.resolve(F))
+      Kept.push_back(std::move(F));
+  R.Findings = std::move(Kept);
+}
+
+/// A project-mode shard (`-p build --shard K/N`): its slice of every file of the database is
+/// analysed; the findings stay undecided (with their basis) and the summaries go with the results,
+/// for `torchlint merge` (decideMerged). Findings of files only analysed for the model are left out.
+void keepForMerge(Run &Run) {
+  std::set<std::string> Hidden;
+  for (const std::string &F : Run.ModelOnly) {
+    SmallString<256> A(F);
+    sys::fs::make_absolute(A);
+    sys::path::remove_dots(A, true);
+    Hidden.insert(std::string(A));
+  }
+  std::vector<torchlint::Finding> Kept;
+  for (torchlint::Finding &F : Run.R.Findings)
+    if (F.isCompilerError() || !Hidden.count(F.File))
+      Kept.push_back(std::move(F));
+  Run.R.Findings = std::move(Kept);
+  Run.R.Summaries.assign(Run.Summaries.begin(), Run.Summaries.end());
+}
+
+void decideWithProjectModel(Run &Run) {
+  if (!ProjectMode || Worker)
+    return;
+  torchlint::model::ProjectModel M;
+  addSummaries(M, Run.Summaries);
   if (!Quiet)
     for (const std::string &N : M.notes())
       errs() << "torchlint: note: " << N << "\n";
@@ -854,9 +891,12 @@ bool writeReport(const Run &Run, torchlint::Format Fmt) {
 int main(int argc, const char **argv) {
   // The CLI decides the traversal scope itself (Accel.cpp; none with --no-accel).
   torchlint::setModuleLimitsTraversal(false);
+  // The CLI builds its own model (project mode) or decides per file (--no-project, no -p): the
+  // project index that the plugin and the server read is not for it (`torchlint lsp` sets it back).
+  torchlint::setProjectIndexLookup(false);
   InitLLVM X(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "merge")
-    return torchlint::mergeMain(argc - 1, argv + 1);
+    return torchlint::mergeMain(argc - 1, argv + 1, decideMerged);
   if (argc > 1 && StringRef(argv[1]) == "trace")
     return traceMain(argc - 1, argv + 1);
   if (argc > 1 && StringRef(argv[1]) == "lsp")
@@ -899,6 +939,12 @@ int main(int argc, const char **argv) {
   if (!Fmt)
     return 2;
   ProjectMode = (!BuildPath.empty() || !SummariesOut.empty()) && !NoProject && !NoAccel && !Run.Fixed;
+  if (ProjectMode && !Shard.empty() && !Worker && *Fmt != torchlint::Format::Json &&
+      *Fmt != torchlint::Format::Sarif) {
+    errs() << "torchlint: error: with -p, a --shard writes its results for `torchlint merge` "
+              "(which decides them with the whole project's model): use --format=sarif or --format=json\n";
+    return 2;
+  }
   if (IndexMode && (!ProjectMode || !Shard.empty())) {
     errs() << "torchlint: error: torchlint index needs a compile database (-p BUILD), without --no-project, "
               "--no-accel, --shard or fixed flags after --\n";
@@ -969,6 +1015,10 @@ int main(int argc, const char **argv) {
       return 2;
     }
     Run.Inputs = torchlint::selectShard(Run.Inputs, K, Of);
+    // Project mode: the database's other files are split among the shards too; `torchlint merge`
+    // builds the model from every shard's summaries (keepForMerge).
+    if (ProjectMode)
+      Run.ModelOnly = torchlint::selectShard(Run.ModelOnly, K, Of);
   }
 
   // 3. Analysis (or cached results).
@@ -977,7 +1027,10 @@ int main(int argc, const char **argv) {
     return 2;
   if (IndexMode)
     return writeProjectIndex(Run, Prog);
-  decideWithProjectModel(Run);
+  if (ProjectMode && !Shard.empty() && !Worker)
+    keepForMerge(Run);
+  else
+    decideWithProjectModel(Run);
   torchlint::collapseCompilerErrors(Run.R);
   Run.R.sort();
   if (!Run.Inputs.empty()) // also when every result came from the cache and no worker ran

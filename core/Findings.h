@@ -1,6 +1,7 @@
 // torchlint's own view of a run's results, independent of the front end: what every output
 // format (text, json, sarif, yaml, and later html/markdown) and --fix consume.
 #pragma once
+#include <functional>
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
@@ -42,6 +43,11 @@ struct RunResult {
   /// (a file typed completely through stand-in or synthesised declarations; --allow-partial).
   std::vector<std::string> Notices;
   unsigned FilesAnalyzed = 0;
+  /// A project-mode shard (`-p build --shard K/N`): the project-model summaries (file, JSON text)
+  /// of the files it analysed, written with its results (JSON "summaries", SARIF run property
+  /// "torchlint/summaries"); its findings still carry their basis (model/HotBasis.h) and
+  /// `torchlint merge` decides them with the model of every shard's summaries.
+  std::vector<std::pair<std::string, std::string>> Summaries;
 
   unsigned findingCount() const;
   bool hasErrors() const;
@@ -89,7 +95,9 @@ std::vector<std::string> selectShard(const std::vector<std::string> &Inputs, uns
 /// Parses "K/N" (1 <= K <= N).
 bool parseShard(llvm::StringRef Spec, unsigned &K, unsigned &N);
 /// `torchlint merge OUT IN...`: merges SARIF or JSON results of shards into OUT.
-int mergeMain(int Argc, const char **Argv);
+/// Decide: called with the merged results before they are written (the CLI decides a
+/// project-mode shard's findings with the project model there; report/ cannot include model/).
+int mergeMain(int Argc, const char **Argv, const std::function<void(RunResult &)> &Decide = {});
 void writeYaml(llvm::raw_ostream &OS, const RunResult &R, llvm::StringRef MainFile);
 /// Reads what writeJson wrote (used to merge -j worker results).
 bool readJson(llvm::StringRef Text, RunResult &Out, std::string &Err);

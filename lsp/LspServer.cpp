@@ -12,6 +12,8 @@
 #include "core/Catalog.h"
 #include "core/Findings.h"
 #include "core/Recovery.h"
+#include "checkbase/TorchCheck.h"
+#include "model/ProjectIndex.h"
 #include "fixits/ApplyFixes.h"
 #include "lsp/Protocol.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -56,6 +59,10 @@ struct ServerOptions {
   bool NoCache = false, NoPch = false;
   int DebounceMs = 400;
   bool Verbose = false;
+  /// Keep the project index (model/ProjectIndex.h) of each compile database an open file uses up
+  /// to date in the background: `torchlint index -p DIR` when the database is first used and
+  /// after each save (opt-in: it parses the whole project once).
+  bool BackgroundIndex = false;
 };
 
 /// Where a file's compile flags come from, and what went wrong finding them (shown to the user).
@@ -149,7 +156,12 @@ private:
   RunResult analyze(const Job &J, std::string &FlagsSource, std::string &FlagsProblem, std::function<void()> &After,
                     std::vector<std::string> &Deps);
   Flags flagsFor(const std::string &Path);
-  std::unique_ptr<tidy::ClangTidyOptionsProvider> optionsProvider();
+  /// Path: the file analysed; its project index's path and time stamp join the options (and so
+  /// the keys of the result caches): a refreshed index gives new results.
+  std::unique_ptr<tidy::ClangTidyOptionsProvider> optionsProvider(const std::string &Path);
+  // Background index.
+  void requestIndex(const std::string &Database); // called with M held
+  void indexer();
   json::Array diagnosticsOf(const Job &J, const RunResult &R, const std::string &FlagsSource,
                             const std::string &FlagsProblem, std::vector<Finding> &Kept);
   /// Uri: the client's URI of F.File (the document), used for locations in it.
@@ -172,6 +184,9 @@ private:
   std::map<std::string, Job> Pending;
   std::map<std::string, Published> Results;
   bool Stopping = false;
+  std::set<std::string> IndexQueue;   // compile databases whose index is to be written
+  std::set<std::string> IndexedOnce;  // databases indexed (or queued) since the server started
+  std::condition_variable IndexCV;
 
   // Used by the worker thread only.
   std::map<std::string, std::vector<MemoryEntry>> Memory;
@@ -282,7 +297,7 @@ Flags Server::flagsFor(const std::string &Path) {
   return F;
 }
 
-std::unique_ptr<tidy::ClangTidyOptionsProvider> Server::optionsProvider() {
+std::unique_ptr<tidy::ClangTidyOptionsProvider> Server::optionsProvider(const std::string &Path) {
   // What the CLI uses (Driver.cpp makeOptionsProvider): the default set, .clang-tidy files.
   tidy::ClangTidyGlobalOptions Global;
   tidy::ClangTidyOptions Defaults = tidy::ClangTidyOptions::getDefaults();
@@ -292,6 +307,15 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> Server::optionsProvider() {
   tidy::ClangTidyOptions Overrides;
   if (!Opts.Checks.empty())
     Overrides.Checks = Opts.Checks;
+  // The project index the checks will read (checkbase/TorchCheck.cpp), with its time stamp: only
+  // in the options' text, so that results decided by an older index are not reused.
+  if (std::optional<std::string> Index = model::findIndex(Path)) {
+    sys::fs::file_status St;
+    std::string Stamp = *Index;
+    if (!sys::fs::status(*Index, St))
+      Stamp += "@" + std::to_string(St.getLastModificationTime().time_since_epoch().count());
+    Overrides.CheckOptions["ProjectIndexStamp"] = tidy::ClangTidyOptions::ClangTidyValue(Stamp, 1000);
+  }
   return std::make_unique<TorchOptionsProvider>(std::make_unique<tidy::FileOptionsProvider>(
       std::move(Global), std::move(Defaults), std::move(Overrides), vfs::getRealFileSystem()));
 }
@@ -326,7 +350,13 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   Flags F = flagsFor(J.Path);
   FlagsSource = F.Source;
   FlagsProblem = F.Problem;
-  auto Provider = optionsProvider();
+  if (Opts.BackgroundIndex && sys::path::filename(F.Source) == "compile_commands.json") {
+    std::lock_guard<std::mutex> L(M);
+    // First use of the database, or a save: (re)write its index.
+    if (!IndexedOnce.count(F.Source) || J.Why == "save")
+      requestIndex(F.Source);
+  }
+  auto Provider = optionsProvider(J.Path);
   std::string CommandKey = tidy::configurationAsText(Provider->getOptions(J.Path));
   for (const tooling::CompileCommand &C : F.DB->getCompileCommands(J.Path))
     CommandKey += "\n" + C.Directory + "\n" + join(C.CommandLine, "\x1f");
@@ -392,7 +422,7 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   AccelOptions AO;
   if (!Opts.NoPch)
     AO.PchCacheDir = Opts.CacheDir;
-  tidy::ClangTidyContext Context(optionsProvider());
+  tidy::ClangTidyContext Context(optionsProvider(J.Path));
   TUAnalysis A;
   RunResult R;
   auto Start = Clock::now();
@@ -546,6 +576,62 @@ void Server::schedule(const std::string &Uri, int Delay, const std::string &Why)
   CV.notify_all();
 }
 
+void Server::requestIndex(const std::string &Database) {
+  IndexedOnce.insert(Database);
+  IndexQueue.insert(Database);
+  IndexCV.notify_all();
+}
+
+/// The background index (clangd's model, with the CLI as the indexer): one `torchlint index -p
+/// DIR` at a time, in a child process (a crash there never reaches the server), sharing the
+/// server's result cache, so that after the first run a save re-parses the saved file only. When
+/// it is written, every open document is analysed again with it.
+void Server::indexer() {
+  std::string Self = sys::fs::getMainExecutable("torchlint", (void *)&lspMain);
+  std::unique_lock<std::mutex> L(M);
+  for (;;) {
+    if (Stopping)
+      return;
+    if (IndexQueue.empty()) {
+      IndexCV.wait(L);
+      continue;
+    }
+    std::string Database = *IndexQueue.begin();
+    IndexQueue.erase(IndexQueue.begin());
+    L.unlock();
+    std::string Dir = sys::path::parent_path(Database).str();
+    unsigned Jobs = std::max(1u, llvm::hardware_concurrency().compute_thread_count() / 2);
+    std::vector<std::string> Args = {Self, "index", "-p", Dir, "--quiet", "-j", std::to_string(Jobs),
+                                     "--cache-dir=" + Opts.CacheDir};
+    if (Opts.NoPch)
+      Args.push_back("--no-pch");
+    std::vector<StringRef> Refs(Args.begin(), Args.end());
+    SmallString<128> ErrFile;
+    sys::fs::createTemporaryFile("torchlint-index", "log", ErrFile);
+    std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(""), StringRef(ErrFile)};
+    std::string Err;
+    auto Start = Clock::now();
+    log("indexing the project of " + Database + " in the background");
+    int RC = sys::ExecuteAndWait(Self, Refs, std::nullopt, Redirects, 0, 0, &Err);
+    std::string Output;
+    if (auto B = MemoryBuffer::getFile(ErrFile))
+      Output = (*B)->getBuffer().trim().str();
+    sys::fs::remove(ErrFile);
+    long Ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - Start).count();
+    L.lock();
+    if (Stopping)
+      return;
+    if (RC != 0) {
+      log("the background index of " + Database + " failed (exit " + std::to_string(RC) + "): " +
+          (Err.empty() ? Output : Err));
+      continue;
+    }
+    log("project index of " + Database + " written in " + std::to_string(Ms) + " ms; open documents are analysed again");
+    for (auto &[Uri, D] : Docs)
+      schedule(Uri, 0, "project index");
+  }
+}
+
 void Server::worker() {
   std::unique_lock<std::mutex> L(M);
   for (;;) {
@@ -641,6 +727,8 @@ json::Value Server::initialize(const json::Object *Params) {
           Opts.CompileCommandsDir = D->str();
       if (auto C = IO->getString("checks"))
         Opts.Checks = C->str();
+      if (auto B = IO->getBoolean("backgroundIndex"))
+        Opts.BackgroundIndex = *B;
     }
   Initialized = true;
   return json::Object{
@@ -945,6 +1033,7 @@ int Server::run() {
   CrashRecoveryContext::Enable();
   // Analyses run on their own thread, with the stack the main thread would have.
   llvm::thread Worker(std::optional<unsigned>(16u << 20), [this] { worker(); });
+  llvm::thread Indexer([this] { indexer(); });
   int Code = 1;
   for (;;) {
     std::string Body, Err;
@@ -977,11 +1066,14 @@ int Server::run() {
     Pending.clear();
   }
   CV.notify_all();
-  // An analysis in flight is not waited for.
+  IndexCV.notify_all();
+  // An analysis in flight is not waited for (nor is a background index: its child process
+  // finishes writing the index on its own, atomically).
   std::fflush(Protocol);
   errs().flush();
   sys::Process::Exit(Code, /*NoCleanup=*/true);
   Worker.join();
+  Indexer.join();
   return Code;
 }
 
@@ -997,11 +1089,15 @@ const char *Usage =
     "  --debounce-ms=N             wait after the last change before analysing (default 400)\n"
     "  --cache-dir=DIR             results and precompiled headers (default: as the CLI)\n"
     "  --no-cache, --no-pch        as the CLI\n"
+    "  --background-index          keep the project index of each compile database in use up to date\n"
+    "                              (`torchlint index -p DIR` when first used and after each save), so\n"
+    "                              findings use the whole project (docs/project-model.md); off by default\n"
     "  --verbose                   log cache use and superseded work on stderr\n";
 
 } // namespace
 
 int lspMain(int argc, const char **argv) {
+  setProjectIndexLookup(true); // main() turned it off for the CLI
   ServerOptions O;
   for (int I = 1; I < argc; ++I) {
     StringRef A = argv[I];
@@ -1046,6 +1142,14 @@ int lspMain(int argc, const char **argv) {
     }
     if (A == "--no-pch") {
       O.NoPch = true;
+      continue;
+    }
+    if (A == "--background-index" || A == "--background-index=true" || A == "--background-index=1") {
+      O.BackgroundIndex = true;
+      continue;
+    }
+    if (A == "--background-index=false" || A == "--background-index=0") {
+      O.BackgroundIndex = false;
       continue;
     }
     if (A == "--verbose" || A == "-v") {

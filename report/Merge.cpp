@@ -15,6 +15,8 @@ static const char MergeUsage[] =
     "usage: torchlint merge [--format=sarif|json|html|markdown|text|codequality] [--sarif-root=DIR] OUT IN...\n"
     "  Merges the results (SARIF or JSON, as torchlint writes them) of shards into OUT. The format\n"
     "  is --format, else OUT's extension (.sarif, .json, .html, .md), else that of the first input.\n"
+    "  Shards of a project-mode run (-p BUILD --shard K/N) carry the summaries of the files they\n"
+    "  analysed: their findings are decided here by the project model of all of them.\n"
     "  Exit codes as an analysis: 0 clean, 1 findings, 2 errors (unreadable inputs included).\n";
 
 /// The SRCROOT of a SARIF file, or empty.
@@ -37,7 +39,7 @@ static std::string sarifRootOf(llvm::StringRef Path) {
   return uriDecode(S.rtrim('/').empty() ? "/" : S.rtrim('/'));
 }
 
-int mergeMain(int Argc, const char **Argv) {
+int mergeMain(int Argc, const char **Argv, const std::function<void(RunResult &)> &Decide) {
   std::string Format, Root;
   std::vector<std::string> Pos;
   for (int I = 1; I < Argc; ++I) {
@@ -97,6 +99,9 @@ int mergeMain(int Argc, const char **Argv) {
     llvm::sys::fs::make_absolute(Abs);
     Root = std::string(Abs);
   }
+  if (Decide)
+    Decide(R);
+  R.Summaries.clear();
   R.sort();
   computeFingerprints(R);
   std::error_code EC;

@@ -1,5 +1,6 @@
 #include "core/Catalog.h"
 #include "core/Findings.h"
+#include "report/ReportCommon.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -200,6 +201,8 @@ void writeJson(llvm::raw_ostream &OS, const RunResult &R) {
                           {"findings", std::move(Fs)},
                           {"errors", std::move(Errs)},
                           {"notices", std::move(Notices)}};
+  if (!R.Summaries.empty())
+    Root["summaries"] = summariesJson(R);
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
 }
 
@@ -257,6 +260,8 @@ bool readJson(llvm::StringRef Text, RunResult &Out, std::string &Err) {
     for (const llvm::json::Value &N : *Ns)
       if (auto S = N.getAsString())
         Out.Notices.push_back(S->str());
+  if (const auto *Ss = Root->getArray("summaries"))
+    readSummaries(*Ss, Out);
   return true;
 }
 

@@ -241,4 +241,32 @@ std::string describeProbe(const ProbeResult &P) {
   return S;
 }
 
+llvm::json::Array summariesJson(const RunResult &R) {
+  llvm::json::Array A;
+  for (const auto &[File, Text] : R.Summaries) {
+    llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      continue;
+    }
+    A.push_back(llvm::json::Object{{"file", File}, {"summary", std::move(*V)}});
+  }
+  return A;
+}
+
+void readSummaries(const llvm::json::Array &A, RunResult &Out) {
+  for (const llvm::json::Value &V : A) {
+    const llvm::json::Object *O = V.getAsObject();
+    const llvm::json::Value *S = O ? O->get("summary") : nullptr;
+    std::optional<llvm::StringRef> File = O ? O->getString("file") : std::nullopt;
+    if (!S || !File)
+      continue;
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    OS << *S;
+    OS.flush();
+    Out.Summaries.emplace_back(File->str(), std::move(Text));
+  }
+}
+
 } // namespace torchlint

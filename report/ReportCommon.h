@@ -2,6 +2,7 @@
 // root, file URIs, fix-its as unified diffs, per-check and per-file counts, the probe's results.
 #pragma once
 #include "core/Findings.h"
+#include "llvm/Support/JSON.h"
 #include <map>
 #include <optional>
 #include <string>
@@ -16,6 +17,13 @@ std::string fileUri(llvm::StringRef Path, bool Dir = false);
 /// Percent-encodes a relative path for a URI reference.
 std::string uriEncode(llvm::StringRef Path);
 std::string uriDecode(llvm::StringRef S);
+
+/// The SARIF run property that holds a project-mode shard's summaries (RunResult::Summaries).
+constexpr const char *SummariesProperty = "torchlint/summaries";
+/// R.Summaries as [{"file": ..., "summary": <JSON>}...] (a summary that is not JSON is left out).
+llvm::json::Array summariesJson(const RunResult &R);
+/// Appends what summariesJson wrote to Out.Summaries.
+void readSummaries(const llvm::json::Array &A, RunResult &Out);
 
 /// Lines [First, Last] of File (1-based), without newlines; empty when unreadable.
 std::vector<std::string> sourceLines(llvm::StringRef File, unsigned First, unsigned Last);

@@ -144,6 +144,8 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
       {"invocations", llvm::json::Array{llvm::json::Object{{"executionSuccessful", !R.hasErrors()},
                                                            {"toolExecutionNotifications", std::move(Notifications)}}}},
       {"properties", llvm::json::Object{{"filesAnalyzed", R.FilesAnalyzed}}}};
+  if (!R.Summaries.empty())
+    (*Run.getObject("properties"))[SummariesProperty] = summariesJson(R);
   if (!Root.empty())
     Run["originalUriBaseIds"] = llvm::json::Object{
         {RootId,
@@ -221,8 +223,11 @@ bool readSarif(llvm::StringRef Text, RunResult &Out, std::string &Err) {
       Col = num(Region, "startColumn");
       Off = num(Region, "charOffset");
     };
-    if (const auto *P = Run->getObject("properties"))
+    if (const auto *P = Run->getObject("properties")) {
       Out.FilesAnalyzed += num(P, "filesAnalyzed");
+      if (const auto *Ss = P->getArray(SummariesProperty))
+        readSummaries(*Ss, Out);
+    }
     if (const auto *Results = Run->getArray("results"))
       for (const llvm::json::Value &ResV : *Results) {
         const llvm::json::Object *Res = ResV.getAsObject();

@@ -3,6 +3,7 @@
 #include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 
@@ -49,6 +50,49 @@ bool isConstantData(const Stmt *S, unsigned Depth = 0) {
 }
 
 bool isOptionsArg(const Expr *A) { return isTensorOptionsType(A->getType()) || isa<CXXDefaultArgExpr>(A); }
+
+/// The local variable Call initializes, when it is then written in place (`auto m = torch::eye(4);
+/// m.index_put_(...)`: a scratch tensor filled on every call, not a constant), or escapes by
+/// non-const reference (it may be): true. Hoisting such a tensor would change what the code does.
+bool scratchTensor(const CallExpr *Call, const FunctionDecl *F) {
+  if (!F || !F->getBody())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const CallExpr *Call;
+    const VarDecl *Var = nullptr;
+    bool Written = false;
+    bool shouldVisitLambdaBody() const { return true; }
+    bool VisitVarDecl(VarDecl *V) {
+      if (V->getInit() && stripCopies(V->getInit()) == Call)
+        Var = V;
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *M) {
+      const auto *R = dyn_cast_or_null<DeclRefExpr>(stripCopies(M->getImplicitObjectArgument()));
+      const CXXMethodDecl *MD = M->getMethodDecl();
+      if (Var && R && R->getDecl() == Var && MD && MD->getDeclName().isIdentifier() &&
+          MD->getName().ends_with("_") && !MD->getName().starts_with("requires_grad"))
+        Written = true;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      // Passed by non-const reference: may be written.
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!Var || !FD || isa<CXXOperatorCallExpr>(C))
+        return true;
+      for (unsigned I = 0; I < C->getNumArgs() && I < FD->getNumParams(); ++I) {
+        const auto *R = dyn_cast<DeclRefExpr>(C->getArg(I)->IgnoreParenImpCasts());
+        QualType T = FD->getParamDecl(I)->getType();
+        if (R && R->getDecl() == Var && T->isLValueReferenceType() && !T->getPointeeType().isConstQualified())
+          Written = true;
+      }
+      return true;
+    }
+  } Fd;
+  Fd.Call = Call;
+  Fd.TraverseStmt(F->getBody());
+  return Fd.Var && Fd.Written;
+}
 
 } // namespace
 
@@ -97,7 +141,7 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
         return;
       ++Data;
     }
-    if (!Data)
+    if (!Data || scratchTensor(Call, Hot->Function))
       return;
     std::string What = Name == "tensor" ? "builds a tensor from literals" : "builds a tensor from constant arguments";
     report(Call->getExprLoc(),

@@ -432,6 +432,72 @@ class Discovery(Base):
         self.assertEqual(0, c.stop())
 
 
+class BackgroundIndex(Base):
+    def test_the_index_is_written_and_refreshed_on_save_and_findings_use_the_whole_project(self):
+        # metrics.cpp's item() runs per step only through train.cpp's loop: one file alone cannot
+        # tell; with --background-index the server writes build/torchlint-index.json and analyses
+        # the open file again with it.
+        metrics = self.write("idx/src/metrics.cpp",
+                             "#include <torch/torch.h>\n"
+                             "struct Metrics { float total = 0; void update(const at::Tensor &loss); };\n"
+                             "void Metrics::update(const at::Tensor &loss) {\n"
+                             "  total += loss.item<float>();\n"
+                             "}\n")
+        train_text = ("#include <torch/torch.h>\n"
+                      "struct Metrics { float total = 0; void update(const at::Tensor &loss); };\n"
+                      "struct Net : torch::nn::Module { at::Tensor forward(const at::Tensor &x); };\n"
+                      "void fit(Net &net, torch::optim::SGD &opt, Metrics &m) {\n"
+                      "  for (int step = 0; step < 100; ++step) {\n"
+                      "    at::Tensor loss = net.forward(torch::ones({4}).cuda()).sum();\n"
+                      "    loss.backward();\n"
+                      "    opt.step();\n"
+                      "    %s\n"
+                      "  }\n"
+                      "}\n")
+        train = self.write("idx/src/train.cpp", train_text % "m.update(loss);")
+        os.makedirs(os.path.join(self.dir, "idx", ".git"))  # the repository root: build/ is searched
+        self.write_database("idx/build", [metrics, train])
+        index = os.path.join(self.dir, "idx", "build", "torchlint-index.json")
+        c = self.client("--background-index")
+        c.initialize()
+        with open(metrics) as f:
+            text = f.read()
+        c.open(metrics, text)
+        first = c.diagnostics(metrics)["diagnostics"]
+        # Then, once the index is written, the same version again, now with the finding.
+        def with_item(m):
+            return (m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri(metrics)
+                    and any(d["code"] == "torch-sync-item" for d in m["params"]["diagnostics"]))
+        if not any(d["code"] == "torch-sync-item" for d in first):
+            d = c.wait(with_item, timeout=120, what="the finding decided by the background index")["params"]
+        else:
+            d = {"diagnostics": first}
+        item = [x for x in d["diagnostics"] if x["code"] == "torch-sync-item"]
+        self.assertEqual(1, len(item), d)
+        self.assertIn("called on every step of the loop in fit() at train.cpp:5", item[0]["message"])
+        self.assertTrue(os.path.isfile(index))
+        # A save of train.cpp that stops calling update(): the index is written again, and
+        # metrics.cpp's finding goes.
+        c.open(train, train_text % "m.update(loss);")
+        c.diagnostics(train)
+        with open(train, "w") as f:
+            f.write(train_text % "// m.update(loss);")
+        c.notify("textDocument/didSave", {"textDocument": {"uri": uri(train)}, "text": train_text % "// m.update(loss);"})
+        def without_item(m):
+            return (m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri(metrics)
+                    and not any(x["code"] == "torch-sync-item" for x in m["params"]["diagnostics"]))
+        c.wait(without_item, timeout=120, what="metrics.cpp without the finding after the refreshed index")
+        self.assertEqual(0, c.stop())
+        log = b"".join(c.stderr).decode(errors="replace")
+        self.assertIn("project index of", log)
+
+    def test_off_by_default(self):
+        f = self.write("noidx/src/train.cpp", TRAIN)
+        self.write_database("noidx/build", [f])
+        self.expect_train_findings(f)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "noidx", "build", "torchlint-index.json")))
+
+
 class Diagnostics(Base):
     def setUp(self):
         super().setUp()

@@ -12,6 +12,9 @@ Also: the result cache holds the summaries (a warm re-run analyses nothing; an e
 re-analyses that file only), a cached summary of another torchlint version is ignored with a note,
 and `-p build` with no files reports on every file of the database.
 
+Shards (`-p build --shard K/N`) split every file of the database and carry their summaries;
+`torchlint merge` decides their findings with the whole model.
+
 And `torchlint index -p build` writes build/torchlint-index.json, which the clang-tidy plugin
 reads: its findings are then decided by the whole project (a cross-file finding appears, a
 loading loop's findings go), and without an index it says so once and decides per file.
@@ -164,6 +167,41 @@ class ProjectModel(unittest.TestCase):
             p = subprocess.run([TORCHLINT, "index", metrics], capture_output=True, text=True)
             self.assertEqual(2, p.returncode)
             self.assertIn("torchlint index needs a compile database", p.stderr)
+
+    def test_shards_split_the_database_and_merge_decides_with_the_whole_model(self):
+        for case, want in (("metrics_cross_file", [("torch-sync-item", "metrics.cpp", 4)]), ("loader_once", [])):
+            with self.subTest(case=case), tempfile.TemporaryDirectory() as root:
+                lay_out(case, root)
+                env = dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache"))
+                shards = []
+                for k in (1, 2):
+                    out = os.path.join(root, "shard-%d.sarif" % k)
+                    p = subprocess.run([TORCHLINT, "-p", os.path.join(root, "build"), "--shard=%d/2" % k,
+                                        "--format=sarif", "-o", out, "--accel-log"], capture_output=True, text=True,
+                                       env=env, cwd=root)
+                    self.assertIn(p.returncode, (0, 1), p.stderr)
+                    self.assertEqual(1, p.stderr.count(": analysed,"), "each shard parses its half: " + p.stderr)
+                    with open(out) as f:
+                        self.assertEqual(1, len(json.load(f)["runs"][0]["properties"]["torchlint/summaries"]))
+                    shards.append(out)
+                merged = os.path.join(root, "merged.json")
+                p = subprocess.run([TORCHLINT, "merge", merged] + shards, capture_output=True, text=True, cwd=root)
+                self.assertIn(p.returncode, (0, 1), p.stderr)
+                with open(merged) as f:
+                    doc = json.load(f)
+                self.assertEqual(want, torch_findings(doc["findings"]))
+                self.assertNotIn("summaries", doc)
+                for f in doc["findings"]:
+                    self.assertNotIn("\x1f", f["message"])
+                    self.assertIn("called on every step of the loop in fit() at train.cpp:9", f["message"])
+                whole, _ = run(root)
+                self.assertEqual(torch_findings(whole), want, "the same as one whole-project run")
+        with tempfile.TemporaryDirectory() as root:
+            lay_out("metrics_cross_file", root)
+            p = subprocess.run([TORCHLINT, "-p", os.path.join(root, "build"), "--shard=1/2"], capture_output=True,
+                               text=True, env=dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache")))
+            self.assertEqual(2, p.returncode)
+            self.assertIn("use --format=sarif or --format=json", p.stderr)
 
     def test_a_named_file_is_reported_on_with_the_whole_project_as_model(self):
         with tempfile.TemporaryDirectory() as root:
