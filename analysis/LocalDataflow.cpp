@@ -1,6 +1,7 @@
 #include "analysis/LocalDataflow.h"
 #include "analysis/HotCode.h"
 #include "analysis/TorchTypes.h"
+#include "analysis/UserCodeVisitor.h"
 #include "core/PerTU.h"
 #include "core/Recovery.h"
 #include "clang/AST/ExprCXX.h"
@@ -299,18 +300,10 @@ bool initialElements(const Expr *Init, std::vector<const Expr *> &Out) {
 }
 
 /// Every write of the tensor and tensor-container fields in the user code of a TU.
-class FieldWriteCollector : public RecursiveASTVisitor<FieldWriteCollector> {
+class FieldWriteCollector : public UserCodeVisitor<FieldWriteCollector> {
 public:
   FieldWriteCollector(ASTContext &Ctx, llvm::DenseMap<const FieldDecl *, VarValues> &Out)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBody() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && isLibraryLocation(SM, D->getLocation()))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
+      : UserCodeVisitor(Ctx.getSourceManager()), Ctx(Ctx), Out(Out) {}
   bool VisitMemberExpr(MemberExpr *ME) {
     if (const auto *FD = tracked(ME->getMemberDecl())) {
       RefFinder F(FD, Ctx, Out[FD], 0, isTensorContainerType(FD->getType()));
@@ -364,7 +357,6 @@ private:
   }
 
   ASTContext &Ctx;
-  const SourceManager &SM;
   llvm::DenseMap<const FieldDecl *, VarValues> &Out;
 };
 

@@ -2,6 +2,7 @@
 #include "analysis/Autograd.h"
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
+#include "analysis/UserCodeVisitor.h"
 #include "core/PerTU.h"
 #include "core/Recovery.h"
 #include "clang/AST/ExprCXX.h"
@@ -15,17 +16,9 @@ namespace torchlint {
 
 namespace {
 
-class Collector : public RecursiveASTVisitor<Collector> {
+class Collector : public UserCodeVisitor<Collector> {
 public:
-  Collector(ASTContext &Ctx, ProgramFacts &F) : Ctx(Ctx), SM(Ctx.getSourceManager()), F(F) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitLambdaBody() const { return true; }
-
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && isLibraryLocation(SM, D->getLocation()))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
+  Collector(ASTContext &Ctx, ProgramFacts &F) : UserCodeVisitor(Ctx.getSourceManager()), Ctx(Ctx), F(F) {}
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->isMain() && FD->doesThisDeclarationHaveABody())
       F.Main = FD;
@@ -78,7 +71,6 @@ public:
   }
 
   ASTContext &Ctx;
-  const SourceManager &SM;
   ProgramFacts &F;
 };
 

@@ -684,6 +684,14 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
 /// Project mode: merges the summaries into the project model, decides every finding that rests on
 /// code being hot (model/HotBasis.h), and leaves out the findings of files analysed only for the
 /// model. The model's notes (bad input) go to stderr.
+/// P absolute, without . and .. (how findings name their files).
+std::string absolutePath(StringRef P) {
+  SmallString<256> A(P);
+  sys::fs::make_absolute(A);
+  sys::path::remove_dots(A, true);
+  return std::string(A);
+}
+
 template <typename Summaries> void addSummaries(torchlint::model::ProjectModel &M, const Summaries &S) {
   for (auto &[File, Text] : S) {
     Expected<json::Value> V = json::parse(Text);
@@ -718,12 +726,8 @@ void decideMerged(torchlint::RunResult &R) {
 /// for `torchlint merge` (decideMerged). Findings of files only analysed for the model are left out.
 void keepForMerge(Run &Run) {
   std::set<std::string> Hidden;
-  for (const std::string &F : Run.ModelOnly) {
-    SmallString<256> A(F);
-    sys::fs::make_absolute(A);
-    sys::path::remove_dots(A, true);
-    Hidden.insert(std::string(A));
-  }
+  for (const std::string &F : Run.ModelOnly)
+    Hidden.insert(absolutePath(F));
   std::vector<torchlint::Finding> Kept;
   for (torchlint::Finding &F : Run.R.Findings)
     if (F.isCompilerError() || !Hidden.count(F.File))
@@ -740,15 +744,9 @@ void decideWithProjectModel(Run &Run) {
   if (!Quiet)
     for (const std::string &N : M.notes())
       errs() << "torchlint: note: " << N << "\n";
-  auto Abs = [](StringRef P) {
-    SmallString<256> A(P);
-    sys::fs::make_absolute(A);
-    sys::path::remove_dots(A, true);
-    return std::string(A);
-  };
   std::set<std::string> Hidden;
   for (const std::string &F : Run.ModelOnly)
-    Hidden.insert(Abs(F));
+    Hidden.insert(absolutePath(F));
   std::vector<torchlint::Finding> Kept;
   for (torchlint::Finding &F : Run.R.Findings) {
     if (!M.resolve(F) || (!F.isCompilerError() && Hidden.count(F.File)))
@@ -987,12 +985,8 @@ int main(int argc, const char **argv) {
       Named.assign(Listed.begin(), Listed.end());
     Run.Inputs = torchlint::checkInputs(Named, {BuildPath.getValue(), false}, Run.R);
     std::set<std::string> Reported;
-    for (const std::string &F : Run.Inputs) {
-      SmallString<256> A(F);
-      sys::fs::make_absolute(A);
-      sys::path::remove_dots(A, true);
-      Reported.insert(std::string(A));
-    }
+    for (const std::string &F : Run.Inputs)
+      Reported.insert(absolutePath(F));
     for (const std::string &F : Listed)
       if (!Reported.count(F))
         Run.ModelOnly.push_back(F);

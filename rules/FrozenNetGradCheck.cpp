@@ -4,6 +4,7 @@
 #include "analysis/NnModules.h"
 #include "core/AstWalk.h"
 #include "core/Recovery.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -254,8 +255,19 @@ void userBodies(const DeclContext *DC, const SourceManager &SM, std::vector<cons
   for (const Decl *D : DC->decls()) {
     if (D->getLocation().isInvalid() || isLibraryLocation(SM, D->getLocation()))
       continue;
-    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+    // A class template's members are its specializations' (`Segmentor<FPN>::model`, used in the
+    // instantiated Segmentor<FPN>::Train()); the pattern's bodies name the pattern's field.
+    if (const auto *CT = dyn_cast<ClassTemplateDecl>(D)) {
+      for (const ClassTemplateSpecializationDecl *S : CT->specializations())
+        userBodies(S, SM, Out, Depth + 1);
+      continue;
+    }
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D)) {
+      for (const FunctionDecl *S : FT->specializations())
+        if (S->doesThisDeclarationHaveABody() && S->getBody())
+          Out.push_back(S->getBody());
       D = FT->getTemplatedDecl();
+    }
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
       if (FD->doesThisDeclarationHaveABody() && FD->getBody())
         Out.push_back(FD->getBody());
@@ -486,14 +498,18 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
         std::vector<const Stmt *> Scopes = scopesOf(D, C);
         if (Scopes.empty())
           return false;
+        bool AnyUse = false;
         for (const Stmt *Body : Scopes) {
           std::vector<const Expr *> Uses;
           collectUses(Body, D, Uses);
+          AnyUse |= !Uses.empty();
           for (const Expr *U : Uses)
             if (classify(U, H, C, Exempt) != Use::Harmless)
               return false;
         }
-        return true;
+        // Not even the call that made it a candidate: the bodies searched are not where it is
+        // used, and nothing is known.
+        return AnyUse;
       };
       bool Unused = AllHarmless(Cand.Module, nullptr);
       if (Unused)
