@@ -3,7 +3,6 @@
 #include "analysis/TorchTypes.h"
 #include "analysis/UserCodeVisitor.h"
 #include "core/PerTU.h"
-#include "core/Recovery.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -306,10 +305,11 @@ public:
       : UserCodeVisitor(Ctx.getSourceManager()), Ctx(Ctx), Out(Out) {}
   bool VisitMemberExpr(MemberExpr *ME) {
     if (const auto *FD = tracked(ME->getMemberDecl())) {
-      RefFinder F(FD, Ctx, Out[FD], 0, isTensorContainerType(FD->getType()));
+      VarValues &V = entry(FD);
+      RefFinder F(FD, Ctx, V, 0, isTensorContainerType(FD->getType()));
       F.use(ME);
       if (F.Escaped)
-        Out[FD].Written = true; // not followed: unknown
+        V.Known = false; // not followed
     }
     return true;
   }
@@ -345,7 +345,7 @@ private:
     return FD;
   }
   void store(const FieldDecl *FD, const Expr *Init) {
-    VarValues &V = Out[FD];
+    VarValues &V = entry(FD);
     if (isTensorType(FD->getType())) {
       const auto *CE = dyn_cast<CXXConstructExpr>(stripCopies(Init));
       if (!(CE && CE->getNumArgs() == 0))
@@ -353,7 +353,14 @@ private:
       return;
     }
     if (!initialElements(Init, V.Values))
-      V.Written = true; // not followed: unknown
+      V.Known = false; // not followed
+  }
+  /// FD's entry: known (every write followed) until a write is not; written (it is a field).
+  VarValues &entry(const FieldDecl *FD) {
+    auto [It, New] = Out.try_emplace(FD);
+    if (New)
+      It->second.Known = It->second.Written = true;
+    return It->second;
   }
 
   ASTContext &Ctx;
@@ -441,10 +448,6 @@ const llvm::DenseMap<const FieldDecl *, VarValues> &fieldWritesOf(ASTContext &Ct
     W.Built = true;
     FieldWriteCollector C(Ctx, W.Map);
     C.TraverseDecl(Ctx.getTranslationUnitDecl());
-    for (auto &[FD, V] : W.Map) {
-      V.Known = !V.Written;
-      V.Written = true;
-    }
   }
   return W.Map;
 }

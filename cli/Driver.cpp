@@ -681,9 +681,6 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   return true;
 }
 
-/// Project mode: merges the summaries into the project model, decides every finding that rests on
-/// code being hot (model/HotBasis.h), and leaves out the findings of files analysed only for the
-/// model. The model's notes (bad input) go to stderr.
 /// P absolute, without . and .. (how findings name their files).
 std::string absolutePath(StringRef P) {
   SmallString<256> A(P);
@@ -721,21 +718,30 @@ void decideMerged(torchlint::RunResult &R) {
   R.Findings = std::move(Kept);
 }
 
-/// A project-mode shard (`-p build --shard K/N`): its slice of every file of the database is
-/// analysed; the findings stay undecided (with their basis) and the summaries go with the results,
-/// for `torchlint merge` (decideMerged). Findings of files only analysed for the model are left out.
-void keepForMerge(Run &Run) {
+/// Keeps the findings Decide accepts (it may reword them), leaving out those of the files analysed
+/// only for the project model (compiler errors stay).
+template <typename Fn> void keepReported(Run &Run, Fn Decide) {
   std::set<std::string> Hidden;
   for (const std::string &F : Run.ModelOnly)
     Hidden.insert(absolutePath(F));
   std::vector<torchlint::Finding> Kept;
   for (torchlint::Finding &F : Run.R.Findings)
-    if (F.isCompilerError() || !Hidden.count(F.File))
+    if (Decide(F) && (F.isCompilerError() || !Hidden.count(F.File)))
       Kept.push_back(std::move(F));
   Run.R.Findings = std::move(Kept);
+}
+
+/// A project-mode shard (`-p build --shard K/N`): its slice of every file of the database is
+/// analysed; the findings stay undecided (with their basis) and the summaries go with the results,
+/// for `torchlint merge` (decideMerged). Findings of files only analysed for the model are left out.
+void keepForMerge(Run &Run) {
+  keepReported(Run, [](torchlint::Finding &) { return true; });
   Run.R.Summaries.assign(Run.Summaries.begin(), Run.Summaries.end());
 }
 
+/// Project mode: merges the summaries into the project model, decides every finding that rests on
+/// code being hot (model/HotBasis.h), and leaves out the findings of files analysed only for the
+/// model. The model's notes (bad input) go to stderr.
 void decideWithProjectModel(Run &Run) {
   if (!ProjectMode || Worker)
     return;
@@ -744,16 +750,7 @@ void decideWithProjectModel(Run &Run) {
   if (!Quiet)
     for (const std::string &N : M.notes())
       errs() << "torchlint: note: " << N << "\n";
-  std::set<std::string> Hidden;
-  for (const std::string &F : Run.ModelOnly)
-    Hidden.insert(absolutePath(F));
-  std::vector<torchlint::Finding> Kept;
-  for (torchlint::Finding &F : Run.R.Findings) {
-    if (!M.resolve(F) || (!F.isCompilerError() && Hidden.count(F.File)))
-      continue;
-    Kept.push_back(std::move(F));
-  }
-  Run.R.Findings = std::move(Kept);
+  keepReported(Run, [&](torchlint::Finding &F) { return M.resolve(F); });
 }
 
 /// `torchlint index`: the summaries of every file of the database, written to --output or

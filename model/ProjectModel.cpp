@@ -183,52 +183,44 @@ void ProjectModel::finish() {
       }
     }
   };
-  // Functions that do a step on every call.
-  for (auto &[USR, D] : Defs)
-    if (!D.F.TestBody)
+  // The functions that run a step Counts accepts on every call: one outside their loops, or a
+  // call outside their loops of a function that does (Set).
+  auto EveryCall = [&](std::set<std::string> &Set, auto Counts) {
+    for (auto &[USR, D] : Defs)
+      if (!D.F.TestBody)
+        for (const Step &S : D.F.Steps)
+          if (Counts(S) && effectiveLoop(D.F, S.Loop) < 0 && Set.insert(USR).second)
+            Work.push_back(USR);
+    AddCallersOutsideLoops(Set);
+  };
+  // The loops that run such a step: one, or a call of a function of Set, in the loop.
+  auto LoopsRunning = [&](const std::set<std::string> &Set, auto Counts, std::set<LoopRef> &Loops) {
+    for (auto &[USR, D] : Defs) {
+      if (D.F.TestBody)
+        continue;
       for (const Step &S : D.F.Steps)
-        if (effectiveLoop(D.F, S.Loop) < 0 && DoesStep.insert(USR).second)
-          Work.push_back(USR);
-  AddCallersOutsideLoops(DoesStep);
-
-  // Candidate step loops: a step, or a call of a function that does one, in the loop.
-  for (auto &[USR, D] : Defs) {
-    if (D.F.TestBody)
-      continue;
-    for (const Step &S : D.F.Steps)
-      if (int L = effectiveLoop(D.F, S.Loop); L >= 0)
-        StepLoops.insert({USR, L});
-    for (const Call &C : D.F.Calls)
-      if (int L = effectiveLoop(D.F, C.Loop); L >= 0)
-        for (const std::string &T : targets(C))
-          if (DoesStep.count(T))
-            StepLoops.insert({USR, L});
-  }
+        if (int L = effectiveLoop(D.F, S.Loop); L >= 0 && Counts(S))
+          Loops.insert({USR, L});
+      for (const Call &C : D.F.Calls)
+        if (int L = effectiveLoop(D.F, C.Loop); L >= 0)
+          for (const std::string &T : targets(C))
+            if (Set.count(T))
+              Loops.insert({USR, L});
+    }
+  };
+  // Functions that do a step on every call, and the candidate step loops.
+  auto AnyStep = [](const Step &) { return true; };
+  EveryCall(DoesStep, AnyStep);
+  LoopsRunning(DoesStep, AnyStep, StepLoops);
   // Functions that train on every call (a backward() or an optimizer's step() outside their
   // loops, directly or through calls), and the step loops that train: a loop that only runs
   // forward() (a recurrent network's loop over time steps inside its forward pass, an evaluation
   // loop) does not make the loops around it epoch loops.
   std::set<std::string> DoesTrain;
   auto Trains = [](const Step &S) { return S.Kind == StepKind::Backward || S.Kind == StepKind::OptimizerStep; };
-  for (auto &[USR, D] : Defs)
-    if (!D.F.TestBody)
-      for (const Step &S : D.F.Steps)
-        if (Trains(S) && effectiveLoop(D.F, S.Loop) < 0 && DoesTrain.insert(USR).second)
-          Work.push_back(USR);
-  AddCallersOutsideLoops(DoesTrain);
+  EveryCall(DoesTrain, Trains);
   std::set<LoopRef> TrainLoops;
-  for (auto &[USR, D] : Defs) {
-    if (D.F.TestBody)
-      continue;
-    for (const Step &S : D.F.Steps)
-      if (int L = effectiveLoop(D.F, S.Loop); L >= 0 && Trains(S))
-        TrainLoops.insert({USR, L});
-    for (const Call &C : D.F.Calls)
-      if (int L = effectiveLoop(D.F, C.Loop); L >= 0)
-        for (const std::string &T : targets(C))
-          if (DoesTrain.count(T))
-            TrainLoops.insert({USR, L});
-  }
+  LoopsRunning(DoesTrain, Trains, TrainLoops);
   // Functions holding a training step loop, directly or through calls.
   for (const LoopRef &L : TrainLoops)
     if (HasStepLoop.insert(L.first).second)
