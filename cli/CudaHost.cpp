@@ -1,4 +1,5 @@
 #include "cli/CudaHost.h"
+#include "utils/AtomicFile.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -75,20 +76,12 @@ std::string cudaHostHeader(llvm::StringRef CacheDir, std::string &Error) {
     Error = "cannot create '" + std::string(Dir) + "': " + EC.message();
     return "";
   }
-  // Written to a temporary file and renamed: -j workers may write it at the same time.
-  llvm::SmallString<256> Tmp;
-  int FD;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp)) {
-    Error = "cannot write in '" + std::string(Dir) + "': " + EC.message();
-    return "";
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << HostHeader;
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
-    llvm::sys::fs::remove(Tmp);
-    Error = "cannot write '" + std::string(Path) + "': " + EC.message();
+  // Written atomically (a temporary file renamed over it): -j workers may write it at the same time.
+  AtomicWriteError E;
+  if (!writeFileAtomically(Path, HostHeader, &E)) {
+    Error = (E.Step == AtomicWriteError::CreateTemp ? "cannot write in '" + std::string(Dir)
+                                                    : "cannot write '" + std::string(Path)) +
+            "': " + E.EC.message();
     return "";
   }
   return std::string(Path);

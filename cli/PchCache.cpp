@@ -1,4 +1,5 @@
 #include "cli/PchCache.h"
+#include "utils/AtomicFile.h"
 #include "utils/JsonFile.h"
 #include "core/Recovery.h"
 #include "clang/Basic/Diagnostic.h"
@@ -245,19 +246,6 @@ bool readManifest(StringRef Path, Manifest &M) {
         M.Deps.push_back(std::move(X));
       }
   return !M.Status.empty();
-}
-
-bool writeFileAtomically(StringRef Path, StringRef Text) {
-  SmallString<256> Tmp(Path);
-  Tmp += ".tmp" + std::to_string(sys::Process::getProcessId());
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return false;
-    OS << Text;
-  }
-  return !sys::fs::rename(Tmp, Path);
 }
 
 void writeManifest(StringRef Path, const Manifest &M) {

@@ -1,6 +1,7 @@
 #include "cli/ResultCache.h"
 #include "cli/PchCache.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "utils/AtomicFile.h"
 #include "utils/JsonFile.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
@@ -159,19 +160,12 @@ void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string>
   std::string Path = entryPath(Key);
   if (sys::fs::create_directories(sys::path::parent_path(Path)))
     return;
-  std::string Tmp = Path + ".tmp" + std::to_string(sys::Process::getProcessId());
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return;
-    json::Object Entry{{"deps", std::move(A)}, {"result", Result}};
-    if (!Summary.empty())
-      Entry["summary"] = Summary.str();
-    OS << json::Value(std::move(Entry));
-  }
-  if (sys::fs::rename(Tmp, Path))
-    sys::fs::remove(Tmp);
+  json::Object Entry{{"deps", std::move(A)}, {"result", Result}};
+  if (!Summary.empty())
+    Entry["summary"] = Summary.str();
+  std::string Text;
+  raw_string_ostream(Text) << json::Value(std::move(Entry));
+  writeFileAtomically(Path, Text); // when it fails, the next run analyses the file again
 }
 
 } // namespace torchlint

@@ -1,4 +1,5 @@
 #include "fixits/ApplyFixes.h"
+#include "utils/AtomicFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -33,38 +34,33 @@ bool writeFileAtomically(const std::string &Path, llvm::StringRef Content, std::
     Err = Path + ": file is read-only; not fixed";
     return false;
   }
-  llvm::SmallString<256> Tmp;
-  int FD;
-  llvm::SmallString<256> Model(Path);
-  Model += ".torchlint-%%%%%%";
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp)) {
-    Err = Path + ": cannot create a temporary file: " + EC.message();
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Content;
-    OS.flush();
-    if (OS.has_error()) {
-      Err = Path + ": write failed: " + OS.error().message();
-      OS.clear_error();
-      llvm::sys::fs::remove(Tmp);
-      return false;
+  AtomicWriteError E;
+  bool Written = writeFileAtomically(Path, Content, &E, [&](llvm::StringRef Tmp) {
+    llvm::sys::fs::setPermissions(Tmp, St.permissions());
+    // Last look before the rename: the file must still be what was analysed.
+    if (ExpectedHash) {
+      auto Now = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      if (!Now || contentHash((*Now)->getBuffer()) != *ExpectedHash) {
+        Err = Path + ": changed since it was analysed; not fixed (run torchlint again)";
+        return false;
+      }
     }
-  }
-  llvm::sys::fs::setPermissions(Tmp, St.permissions());
-  // Last look before the rename: the file must still be what was analysed.
-  if (ExpectedHash) {
-    auto Now = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-    if (!Now || contentHash((*Now)->getBuffer()) != *ExpectedHash) {
-      Err = Path + ": changed since it was analysed; not fixed (run torchlint again)";
-      llvm::sys::fs::remove(Tmp);
-      return false;
+    return true;
+  });
+  if (!Written) {
+    switch (E.Step) {
+    case AtomicWriteError::CreateTemp:
+      Err = Path + ": cannot create a temporary file: " + E.EC.message();
+      break;
+    case AtomicWriteError::Write:
+      Err = Path + ": write failed: " + E.EC.message();
+      break;
+    case AtomicWriteError::Rename:
+      Err = Path + ": rename failed: " + E.EC.message();
+      break;
+    case AtomicWriteError::Abandoned:
+      break; // Err says why
     }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
-    Err = Path + ": rename failed: " + EC.message();
-    llvm::sys::fs::remove(Tmp);
     return false;
   }
   return true;

@@ -32,8 +32,8 @@ FixReport applyFixes(const RunResult &R, const FileHashes *Seen = nullptr);
 std::string applyFixesToContent(llvm::StringRef File, llvm::StringRef Content, const std::vector<Finding> &Findings,
                                 FixReport &Rep);
 
-/// Writes Content to Path atomically, keeping Path's permissions. Refuses a read-only Path, and,
-/// with ExpectedHash, a Path whose current content no longer has that hash.
+/// Writes Content to Path atomically (utils/AtomicFile.h), keeping Path's permissions. Refuses a
+/// read-only Path, and, with ExpectedHash, a Path whose current content no longer has that hash.
 bool writeFileAtomically(const std::string &Path, llvm::StringRef Content, std::string &Err,
                          std::optional<uint64_t> ExpectedHash = std::nullopt);
 

@@ -1,4 +1,6 @@
 #include "model/ProjectIndex.h"
+#include "core/SummariesJson.h"
+#include "utils/AtomicFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -17,41 +19,15 @@ namespace torchlint::model {
 
 bool writeIndex(llvm::StringRef Path, llvm::StringRef Database, const std::map<std::string, std::string> &Summaries,
                 std::string &Err) {
-  llvm::json::Array Entries;
-  for (const auto &[File, Text] : Summaries) {
-    llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
-    if (!V) {
-      llvm::consumeError(V.takeError());
-      continue; // a malformed cached summary: the reader would leave it out anyway
-    }
-    Entries.push_back(llvm::json::Object{{"file", File}, {"summary", std::move(*V)}});
-  }
   llvm::json::Value Doc = llvm::json::Object{{"format", IndexFormat},
                                              {"torchlint", TORCHLINT_VERSION},
                                              {"database", Database},
-                                             {"summaries", std::move(Entries)}};
-  llvm::SmallString<256> Tmp;
-  int FD = -1;
-  llvm::SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  if (std::error_code EC = fs::createUniqueFile(Model, FD, Tmp)) {
-    Err = "cannot write '" + Path.str() + "': " + EC.message();
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Doc;
-    OS.close();
-    if (OS.has_error()) {
-      Err = "cannot write '" + Tmp.str().str() + "': " + OS.error().message();
-      OS.clear_error();
-      fs::remove(Tmp);
-      return false;
-    }
-  }
-  if (std::error_code EC = fs::rename(Tmp, Path)) {
-    Err = "cannot write '" + Path.str() + "': " + EC.message();
-    fs::remove(Tmp);
+                                             {"summaries", summariesJson(Summaries)}};
+  std::string Text;
+  llvm::raw_string_ostream(Text) << Doc;
+  AtomicWriteError E;
+  if (!writeFileAtomically(Path, Text, &E)) {
+    Err = "cannot write '" + (E.Step == AtomicWriteError::Write ? E.Temp : Path.str()) + "': " + E.EC.message();
     return false;
   }
   return true;

@@ -202,7 +202,7 @@ void writeJson(llvm::raw_ostream &OS, const RunResult &R) {
                           {"errors", std::move(Errs)},
                           {"notices", std::move(Notices)}};
   if (!R.Summaries.empty())
-    Root["summaries"] = summariesJson(R);
+    Root["summaries"] = summariesJson(R.Summaries);
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
 }
 

@@ -241,19 +241,6 @@ std::string describeProbe(const ProbeResult &P) {
   return S;
 }
 
-llvm::json::Array summariesJson(const RunResult &R) {
-  llvm::json::Array A;
-  for (const auto &[File, Text] : R.Summaries) {
-    llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
-    if (!V) {
-      llvm::consumeError(V.takeError());
-      continue;
-    }
-    A.push_back(llvm::json::Object{{"file", File}, {"summary", std::move(*V)}});
-  }
-  return A;
-}
-
 void readSummaries(const llvm::json::Array &A, RunResult &Out) {
   for (const llvm::json::Value &V : A) {
     const llvm::json::Object *O = V.getAsObject();

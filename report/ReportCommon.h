@@ -2,6 +2,7 @@
 // root, file URIs, fix-its as unified diffs, per-check and per-file counts, the probe's results.
 #pragma once
 #include "core/Findings.h"
+#include "core/SummariesJson.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 #include <optional>
@@ -20,9 +21,7 @@ std::string uriDecode(llvm::StringRef S);
 
 /// The SARIF run property that holds a project-mode shard's summaries (RunResult::Summaries).
 constexpr const char *SummariesProperty = "torchlint/summaries";
-/// R.Summaries as [{"file": ..., "summary": <JSON>}...] (a summary that is not JSON is left out).
-llvm::json::Array summariesJson(const RunResult &R);
-/// Appends what summariesJson wrote to Out.Summaries.
+/// Appends what summariesJson (core/SummariesJson.h) wrote to Out.Summaries.
 void readSummaries(const llvm::json::Array &A, RunResult &Out);
 
 /// Lines [First, Last] of File (1-based), without newlines; empty when unreadable.

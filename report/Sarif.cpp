@@ -145,7 +145,7 @@ void writeSarif(llvm::raw_ostream &OS, const RunResult &R, const ReportOptions &
                                                            {"toolExecutionNotifications", std::move(Notifications)}}}},
       {"properties", llvm::json::Object{{"filesAnalyzed", R.FilesAnalyzed}}}};
   if (!R.Summaries.empty())
-    (*Run.getObject("properties"))[SummariesProperty] = summariesJson(R);
+    (*Run.getObject("properties"))[SummariesProperty] = summariesJson(R.Summaries);
   if (!Root.empty())
     Run["originalUriBaseIds"] = llvm::json::Object{
         {RootId,

@@ -1,7 +1,9 @@
 // Unit tests of the project model (model/): summaries built from small TUs parsed against
 // fuzz/stubs/torch_mini.h, their JSON, the merge across TUs (step loops, hot functions, virtual
 // calls, data-loading loops), finding resolution, and bad input (another format, malformed
-// summaries, functions defined twice) on hand-written JSON.
+// summaries, functions defined twice) on hand-written JSON; the summaries array that shard reports
+// and the project index share (core/SummariesJson.h).
+#include "core/SummariesJson.h"
 #include "model/HotBasis.h"
 #include "model/ProjectModel.h"
 #include "model/TUSummary.h"
@@ -9,8 +11,10 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace clang;
 using namespace torchlint;
@@ -427,6 +431,22 @@ TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
   std::string Plain = "no basis here";
   EXPECT_FALSE(takeBasis(Plain));
   EXPECT_EQ("no basis here", Plain);
+}
+
+TEST(SummariesJson, OneArrayForReportsAndTheIndexLeavingMalformedSummariesOut) {
+  // The CLI's map (the project index) and RunResult::Summaries (shard reports) give the same bytes.
+  std::map<std::string, std::string> Map{
+      {"/p/a.cpp", R"({"format": 2, "functions": []})"}, {"/p/b.cpp", "not json"}, {"/p/c.cpp", "{}"}};
+  std::vector<std::pair<std::string, std::string>> Vec(Map.begin(), Map.end());
+  auto Text = [](llvm::json::Array A) {
+    std::string S;
+    llvm::raw_string_ostream(S) << llvm::json::Value(std::move(A));
+    return S;
+  };
+  std::string Expected = R"([{"file":"/p/a.cpp","summary":{"format":2,"functions":[]}},)"
+                         R"({"file":"/p/c.cpp","summary":{}}])";
+  EXPECT_EQ(Expected, Text(summariesJson(Map)));
+  EXPECT_EQ(Expected, Text(summariesJson(Vec)));
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 // Unit tests of utils/ (the generic helpers every check and analysis shares), on small inputs
-// parsed against fuzz/stubs/torch_mini.h (milliseconds, not the ~10 s of torch/torch.h).
+// parsed against fuzz/stubs/torch_mini.h (milliseconds, not the ~10 s of torch/torch.h), and of
+// the atomic file writes on scratch folders.
+#include "utils/AtomicFile.h"
 #include "utils/ExprStrip.h"
 #include "utils/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -7,7 +9,13 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <unistd.h>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -97,6 +105,124 @@ TEST(SourceText, AMacroBodyHasNoFileText) {
   const Expr *A = stripCopies(initOf(*AST, "from_body"));
   EXPECT_EQ(writtenText(A, Ctx), "");
   EXPECT_EQ(sourceText(A, Ctx), "ITEM"); // the whole expansion maps to the macro's name
+}
+
+/// A fresh folder, removed with what it holds at the end of the test.
+struct ScratchDir {
+  llvm::SmallString<128> Dir;
+  ScratchDir() { EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("torchlint-atomic", Dir)); }
+  ~ScratchDir() {
+    llvm::sys::fs::setPermissions(Dir, llvm::sys::fs::all_all);
+    llvm::sys::fs::remove_directories(Dir);
+  }
+  std::string path(llvm::StringRef Name) const {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    return std::string(P);
+  }
+  /// The names in the folder, sorted: a temporary file left behind shows up here.
+  std::vector<std::string> names() const {
+    std::vector<std::string> Out;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+      Out.push_back(llvm::sys::path::filename(It->path()).str());
+    std::sort(Out.begin(), Out.end());
+    return Out;
+  }
+};
+
+std::string readAll(const std::string &Path) {
+  auto B = llvm::MemoryBuffer::getFile(Path);
+  return B ? (*B)->getBuffer().str() : "<unreadable>";
+}
+
+using Names = std::vector<std::string>;
+
+TEST(AtomicFile, WritesAndReplacesContent) {
+  ScratchDir S;
+  std::string F = S.path("index.json");
+  AtomicWriteError E;
+  ASSERT_TRUE(writeFileAtomically(F, "first", &E)) << E.EC.message();
+  EXPECT_EQ("first", readAll(F));
+  ASSERT_TRUE(writeFileAtomically(F, "second, longer", &E)) << E.EC.message();
+  EXPECT_EQ("second, longer", readAll(F));
+  ASSERT_TRUE(writeFileAtomically(F, "", &E)) << E.EC.message();
+  EXPECT_EQ("", readAll(F));
+  EXPECT_EQ(Names{"index.json"}, S.names()); // no temporary file left
+}
+
+TEST(AtomicFile, BeforeRenameSeesTheTemporaryFileBesideTheTarget) {
+  ScratchDir S;
+  std::string F = S.path("a.cpp");
+  ASSERT_TRUE(writeFileAtomically(F, "old"));
+  std::string Seen;
+  EXPECT_TRUE(writeFileAtomically(F, "new", nullptr, [&](llvm::StringRef Tmp) {
+    Seen = Tmp.str();
+    EXPECT_EQ("new", readAll(Seen));
+    EXPECT_EQ("old", readAll(F)); // not replaced yet
+    return true;
+  }));
+  EXPECT_EQ(S.Dir.str(), llvm::sys::path::parent_path(Seen));
+  EXPECT_TRUE(llvm::StringRef(Seen).starts_with(F + ".torchlint-")) << Seen;
+  EXPECT_EQ("new", readAll(F));
+  EXPECT_EQ(Names{"a.cpp"}, S.names());
+}
+
+TEST(AtomicFile, AbandonedWriteLeavesTheOldFileAndNoTemporaryFile) {
+  ScratchDir S;
+  std::string F = S.path("a.cpp");
+  ASSERT_TRUE(writeFileAtomically(F, "old"));
+  AtomicWriteError E;
+  EXPECT_FALSE(writeFileAtomically(F, "new", &E, [](llvm::StringRef) { return false; }));
+  EXPECT_EQ(AtomicWriteError::Abandoned, E.Step);
+  EXPECT_FALSE(E.EC);
+  EXPECT_EQ("old", readAll(F));
+  EXPECT_EQ(Names{"a.cpp"}, S.names());
+}
+
+TEST(AtomicFile, FailsCleanlyWhenTheFolderDoesNotExist) {
+  ScratchDir S;
+  std::string F = S.path("missing/index.json");
+  AtomicWriteError E;
+  EXPECT_FALSE(writeFileAtomically(F, "text", &E));
+  EXPECT_EQ(AtomicWriteError::CreateTemp, E.Step);
+  EXPECT_TRUE(E.EC);
+  EXPECT_TRUE(E.Temp.empty());
+  EXPECT_FALSE(llvm::sys::fs::exists(F));
+  EXPECT_EQ(Names{}, S.names());
+  EXPECT_FALSE(writeFileAtomically(F, "text")); // without an error to fill in
+}
+
+TEST(AtomicFile, FailsCleanlyWhenTheFolderIsNotWritable) {
+  if (geteuid() == 0)
+    GTEST_SKIP() << "root ignores the folder's permissions";
+  ScratchDir S;
+  std::string F = S.path("index.json");
+  ASSERT_TRUE(writeFileAtomically(F, "old"));
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(S.Dir, llvm::sys::fs::perms(0555)));
+  AtomicWriteError E;
+  EXPECT_FALSE(writeFileAtomically(F, "new", &E));
+  EXPECT_EQ(AtomicWriteError::CreateTemp, E.Step);
+  EXPECT_EQ(std::errc::permission_denied, E.EC);
+  EXPECT_EQ("old", readAll(F));
+  EXPECT_EQ(Names{"index.json"}, S.names());
+}
+
+TEST(AtomicFile, FailedRenameRemovesTheTemporaryFile) {
+  // A folder in the target's place: the temporary file is written, the rename fails (as root too).
+  ScratchDir S;
+  std::string F = S.path("target");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(F));
+  ASSERT_TRUE(writeFileAtomically(S.path("target/kept"), "kept"));
+  AtomicWriteError E;
+  EXPECT_FALSE(writeFileAtomically(F, "new", &E));
+  EXPECT_EQ(AtomicWriteError::Rename, E.Step);
+  EXPECT_TRUE(E.EC);
+  EXPECT_TRUE(llvm::StringRef(E.Temp).starts_with(F + ".torchlint-")) << E.Temp;
+  EXPECT_FALSE(llvm::sys::fs::exists(E.Temp));
+  EXPECT_TRUE(llvm::sys::fs::is_directory(F));
+  EXPECT_EQ("kept", readAll(S.path("target/kept")));
+  EXPECT_EQ(Names{"target"}, S.names());
 }
 
 } // namespace
