@@ -397,6 +397,36 @@ bool isBoundedLoop(const Stmt *S) {
   return false;
 }
 
+namespace {
+/// A condition that holds every few iterations or once enough has been gathered: a `%` test
+/// (`t % n_steps == 0`) or a container's size() (`memory.size() >= batch_size`).
+bool isPeriodicCondition(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Rem)
+    return true;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Percent)
+    return true;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->getDeclName().isIdentifier() && MD->getName() == "size")
+      return true;
+  for (const Stmt *C : S->children())
+    if (isPeriodicCondition(C))
+      return true;
+  return false;
+}
+} // namespace
+
+bool HotCodeAnalysis::periodicWithin(const Stmt *S, const Stmt *Loop) const {
+  for (const Stmt *Cur = S, *P = parentOf(S); P && Cur != Loop; Cur = P, P = parentOf(P)) {
+    if (P == Loop)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P); If && Cur != If->getCond() && isPeriodicCondition(If->getCond()))
+      return true;
+  }
+  return false;
+}
+
 void HotCodeAnalysis::classifyLoops(const std::vector<CallSite> &StepCalls,
                                     const std::vector<std::pair<const Stmt *, CallSite>> &Loops,
                                     const llvm::DenseSet<const Stmt *> &LoaderLoops) {
@@ -440,14 +470,22 @@ void HotCodeAnalysis::classifyLoops(const std::vector<CallSite> &StepCalls,
       Work.push_back(Info.Caller);
   AddCallers(HasStepLoop, /*OutsideLoops=*/false);
   // Epoch loops: not step loops themselves, but containing one (nested, or through a call).
+  // Not a loop that reaches the training pass only every few iterations (`if (t % n_steps == 0)
+  // update();`, `if (memory.size() > batch) learn();`): its body runs per environment step, more
+  // often than the training pass (a rollout loop).
   llvm::DenseSet<const Stmt *> Contains;
+  auto AddOuter = [&](const Stmt *Inner, const std::vector<const Stmt *> &Outer) {
+    for (const Stmt *L : Outer)
+      if (!periodicWithin(Inner, L))
+        Contains.insert(L);
+  };
   for (auto &[Loop, Info] : Loops)
     if (StepLoops.count(Loop))
-      Contains.insert(Info.Loops.begin(), Info.Loops.end());
+      AddOuter(Loop, Info.Loops);
   for (auto &Entry : Callers)
     if (HasStepLoop.count(Entry.first))
       for (const CallSite &S : Entry.second)
-        Contains.insert(S.Loops.begin(), S.Loops.end());
+        AddOuter(S.Call, S.Loops);
   for (const Stmt *L : Contains)
     if (!StepLoops.count(L))
       EpochLoops.insert(L);

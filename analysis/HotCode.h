@@ -112,7 +112,8 @@ public:
   /// A loop whose body runs a whole training pass per iteration (it contains a loop that runs
   /// a training step: a data-loader loop, or one calling backward() or an optimizer's step(),
   /// directly or through helpers). Code in such a loop, outside the inner loop, runs once per
-  /// epoch: it is not hot.
+  /// epoch: it is not hot. A loop that reaches the training pass only under a periodic condition
+  /// (`if (t % n_steps == 0) update();`: a rollout loop) is not an epoch loop.
   bool isEpochLoop(const clang::Stmt *Loop) const { return EpochLoops.count(Loop); }
 
 private:
@@ -134,6 +135,9 @@ private:
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
   llvm::DenseSet<const clang::FunctionDecl *> Referenced;                  // canonical, named other than as a callee
+  /// True when S runs in Loop only under a periodic condition written between them (`if (t % n ==
+  /// 0)`, `if (memory.size() >= batch)`).
+  bool periodicWithin(const clang::Stmt *S, const clang::Stmt *Loop) const;
   /// The innermost loop of Loops that is not an epoch loop, or null.
   const clang::Stmt *hotLoop(const std::vector<const clang::Stmt *> &Loops) const;
 };

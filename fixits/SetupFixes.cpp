@@ -116,4 +116,18 @@ bool insertAtFunctionStart(const FunctionDecl *FD, llvm::StringRef Stmt, const A
   return true;
 }
 
+bool insertBeforeStatement(const Stmt *S, llvm::StringRef Stmt, const ASTContext &Ctx, std::vector<FixItHint> &Out) {
+  if (!S || !S->getBeginLoc().isFileID())
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = S->getBeginLoc();
+  llvm::StringRef Buf = SM.getBufferData(SM.getFileID(Begin));
+  unsigned Off = SM.getFileOffset(Begin);
+  for (unsigned I = Off; I > 0 && Buf[I - 1] != '\n'; --I)
+    if (Buf[I - 1] != ' ' && Buf[I - 1] != '\t')
+      return false; // S does not start its line
+  Out.push_back(FixItHint::CreateInsertion(Begin, (Stmt + "\n" + indentationOf(Begin, SM)).str()));
+  return true;
+}
+
 } // namespace torchlint

@@ -34,4 +34,9 @@ bool insertDefaultedArgument(const clang::CallExpr *C, unsigned Idx, llvm::Strin
 bool insertAtFunctionStart(const clang::FunctionDecl *FD, llvm::StringRef Stmt, const clang::ASTContext &Ctx,
                            std::vector<clang::FixItHint> &Out);
 
+/// Inserts statement Stmt (with its `;`) on a line of its own just before S, indented like S:
+/// only where S starts its line (nothing but blanks before it) outside a macro.
+bool insertBeforeStatement(const clang::Stmt *S, llvm::StringRef Stmt, const clang::ASTContext &Ctx,
+                           std::vector<clang::FixItHint> &Out);
+
 } // namespace torchlint

@@ -42,7 +42,7 @@ bool isLossFunction(const FunctionDecl *FD) {
          N == "nll_loss2d" || N == "poisson_nll_loss" || N == "ctc_loss";
 }
 
-enum class Origin { None, Forward, Loss, Derived };
+enum class Origin { None, Forward, Method, Loss, Derived };
 
 /// Whether E records autograd history in a training step: the output of a module's forward()
 /// (m(x), m->forward(x)), a loss, a tensor computed from one of these (arithmetic, Tensor methods
@@ -77,6 +77,11 @@ Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImp
         return Origin::None;
       if (isModuleForward(MD))
         return gradDisabledAt(Call, Ctx) ? Origin::None : Origin::Forward;
+      // A user module's own method that computes a tensor (`ac->log_prob(a)`, `net->encode(x)`):
+      // computed from its parameters like forward().
+      if (!isTorchDecl(MD) && isModuleOrDerived(MD->getParent()) && isTensorType(MD->getReturnType()) &&
+          !MD->isStatic())
+        return gradDisabledAt(Call, Ctx) ? Origin::None : Origin::Method;
       if (!isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
         return Origin::None;
       if (!MD->getDeclName().isIdentifier() || dropsHistory(MD->getName()))
@@ -219,32 +224,106 @@ bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
   return Found;
 }
 
+enum class Reset { Never, EveryIteration, Sometimes };
+
 /// The accumulator is reset or emptied in the same loop (`losses.clear()`, `total = zeros(...)`
-/// other than the accumulation itself): it holds one step's history at a time.
-bool resetInLoop(const ValueDecl *D, const Stmt *Site, const Stmt *Accum, const HotCodeAnalysis &HC) {
+/// other than the accumulation itself): on every iteration it holds one step's history at a time;
+/// under a condition (`if (c % n_steps == 0) { ...; buffer.clear(); }`) the history of the steps
+/// in between.
+Reset resetInLoop(const ValueDecl *D, const Stmt *Site, const Stmt *Accum, const HotCodeAnalysis &HC) {
   const Stmt *Loop = HC.enclosingLoop(Site);
   if (!Loop)
-    return false;
-  bool Reset = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Reset || S == Accum)
+    return Reset::Never;
+  Reset R = Reset::Never;
+  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool Conditional) {
+    if (!S || R == Reset::EveryIteration || S == Accum)
       return;
+    bool Found = false;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();
       if (MD && MD->getDeclName().isIdentifier() &&
           (MD->getName() == "clear" || MD->getName() == "zero_" || MD->getName() == "detach_" ||
            MD->getName() == "pop_back" || MD->getName() == "erase") &&
           accumulatorDecl(MC->getImplicitObjectArgument()) == D)
-        Reset = true;
+        Found = true;
     }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
         OC && OC->getOperator() == OO_Equal && accumulatorDecl(OC->getArg(0)) == D && !references(OC->getArg(1), D))
-      Reset = true;
+      Found = true;
+    if (Found) {
+      R = Conditional ? Reset::Sometimes : Reset::EveryIteration;
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      Walk(If->getCond(), Conditional);
+      Walk(If->getThen(), true);
+      Walk(If->getElse(), true);
+      return;
+    }
+    bool Inner = Conditional || isa<SwitchStmt, ConditionalOperator>(S) || (S != Loop && isa<ForStmt, WhileStmt, CXXForRangeStmt>(S));
+    for (const Stmt *C : S->children())
+      Walk(C, Inner);
+  };
+  Walk(Loop, false);
+  return R;
+}
+
+/// Every read of local container D in FD is detached: `torch::cat(v).detach()`,
+/// `torch::stack(v).detach()`, besides the container's own bookkeeping (push_back, clear, size,
+/// empty, reserve). The history it keeps is never used.
+bool readsOnlyDetached(const ValueDecl *D, const FunctionDecl *FD) {
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD || !VD->isLocalVarDecl() || !FD || !FD->getBody())
+    return false;
+  llvm::SmallPtrSet<const Stmt *, 16> Allowed;
+  unsigned Uses = 0;
+  // `v` as written, through the conversions to a TensorList (`torch::cat(v)`: ArrayRef's
+  // constructor from the vector).
+  auto IsD = [&](const Expr *E) -> const DeclRefExpr * {
+    for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        return DRE->getDecl() == D ? DRE : nullptr;
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1)
+        E = CE->getArg(0);
+      else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = MT->getSubExpr();
+      else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+        E = BT->getSubExpr();
+      else
+        return nullptr;
+    }
+    return nullptr;
+  };
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+      ++Uses;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      llvm::StringRef N = MD && MD->getDeclName().isIdentifier() ? MD->getName() : "";
+      if (const DeclRefExpr *Obj = IsD(MC->getImplicitObjectArgument());
+          Obj && llvm::is_contained({"push_back", "emplace_back", "push_front", "emplace_front", "clear", "size",
+                                     "empty", "reserve", "pop_back"},
+                                    N))
+        Allowed.insert(Obj);
+      if (N == "detach" && isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
+        if (const auto *Inner = dyn_cast<CallExpr>(stripCopies(MC->getImplicitObjectArgument())))
+          if (const FunctionDecl *F = Inner->getDirectCallee(); F && isTorchDecl(F))
+            for (const Expr *A : Inner->arguments())
+              if (const DeclRefExpr *Arg = IsD(A))
+                Allowed.insert(Arg);
+    }
     for (const Stmt *C : S->children())
       Walk(C);
   };
-  Walk(Loop);
-  return Reset;
+  Walk(FD->getBody());
+  unsigned AllowedUses = 0;
+  for (const Stmt *S : Allowed)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+      ++AllowedUses;
+  return Uses > 0 && AllowedUses == Uses;
 }
 
 /// True when the code around Site is a training step: the innermost loop around it in its
@@ -350,16 +429,26 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
   Origin O = historyOf(Value, Ctx, 0, Seen);
   if (O == Origin::None)
     return;
-  if (differentiatedLater(D, FD) || resetInLoop(D, Site, Site, HC))
+  if (differentiatedLater(D, FD))
+    return;
+  // Emptied on every iteration: one step's graph at a time. Emptied every few steps (a rollout
+  // buffer): reported only when nothing ever reads its history (every read is detached).
+  Reset R = resetInLoop(D, Site, Site, HC);
+  if (R == Reset::EveryIteration || (R == Reset::Sometimes && !readsOnlyDetached(D, FD)))
     return;
   std::string V = sourceText(Value, Ctx), A = sourceText(Acc, Ctx);
   if (V.empty() || A.empty())
     return;
-  const char *Why = O == Origin::Forward ? "the output of a module's forward()"
-                    : O == Origin::Loss  ? "a loss"
-                                         : "computed from a module's output or a loss";
+  const char *Why = O == Origin::Forward  ? "the output of a module's forward()"
+                    : O == Origin::Method ? "computed by a module's method from its parameters"
+                    : O == Origin::Loss   ? "a loss"
+                                          : "computed from a module's output or a loss";
   std::string Msg;
-  if (Store)
+  if (Store && R == Reset::Sometimes)
+    Msg = "'" + A + "' keeps the autograd graph of every step until it is emptied: '" + V + "' (" + Why +
+          ") requires grad, and every read of '" + A + "' is detached, so the graphs are kept for nothing; store '" + V +
+          ".detach()' (or run this part of the step under torch::NoGradGuard)";
+  else if (Store)
     Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why +
           ") requires grad, so each stored element references its step's graph (its nodes, and what backward() "
           "did not free) until the container is destroyed; store '" +

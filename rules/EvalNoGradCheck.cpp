@@ -1,6 +1,8 @@
 #include "rules/EvalNoGradCheck.h"
 #include "analysis/Autograd.h"
+#include "analysis/HotCode.h"
 #include "analysis/NnModules.h"
+#include "analysis/TorchTypes.h"
 #include "core/AstWalk.h"
 #include "fixits/SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
@@ -60,6 +62,8 @@ void EvalNoGradCheck::registerMatchers(MatchFinder *Finder) {
       this);
   // Evaluation routines that never call eval() (a model without dropout or batch norm needs none).
   Finder->addMatcher(functionDecl(isDefinition(), isNamedLikeEvaluation()).bind("routine"), this);
+  // The trained model run again after its training loop, in the function that trains it.
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit())).bind("trainer"), this);
   // model->eval() on a model whose type is a template parameter, in a template never instantiated.
   Finder->addMatcher(
       callExpr(callee(cxxDependentScopeMemberExpr(hasMemberName("eval"))), argumentCountIs(0)).bind("call"), this);
@@ -199,7 +203,193 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
   addGuardFix(D, FD, Ctx);
 }
 
+namespace {
+bool isLoopStmt(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
+
+/// A call of FD's body with the loops around it (innermost last). Lambda bodies are not FD's code.
+struct CallSite {
+  const CallExpr *Call;
+  llvm::SmallVector<const Stmt *, 4> Loops;
+};
+void collectCalls(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Loops, std::vector<CallSite> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    Out.push_back({C, {Loops.begin(), Loops.end()}});
+  bool Loop = isLoopStmt(S);
+  if (Loop)
+    Loops.push_back(S);
+  for (const Stmt *Ch : S->children())
+    collectCalls(Ch, Loops, Out);
+  if (Loop)
+    Loops.pop_back();
+}
+
+/// The model whose forward() C runs, as the variable or member that holds it: a module
+/// (moduleOfForwardCall), or the object of a user class's own `forward` method (a model that is
+/// not an nn::Module, e.g. a renderer with its parameters in tensors).
+const ValueDecl *forwardedModel(const CallExpr *C) {
+  if (const Expr *M = moduleOfForwardCall(C))
+    return baseDecl(M);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getDeclName().isIdentifier() || MD->getName() != "forward" || isTorchDecl(MD) ||
+      MD->getReturnType()->isVoidType())
+    return nullptr;
+  return baseDecl(MC->getImplicitObjectArgument());
+}
+
+/// A user function whose name says it trains: one of its words is train, fit, tune, step, update,
+/// backward, optimize, learn.
+bool namedLikeTraining(const FunctionDecl *FD) {
+  if (!FD->getDeclName().isIdentifier())
+    return false;
+  for (const std::string &W : identifierWords(FD->getName()))
+    if (llvm::is_contained({"train", "training", "fit", "finetune", "tune", "step", "update", "backward", "optimize", "optimise",
+                            "learn"},
+                           W) ||
+        llvm::StringRef(W).starts_with("optimiz"))
+      return true;
+  return false;
+}
+
+/// True when Call (after the evaluation) may need gradients: a user function whose body in this TU
+/// does (mayNeedGradients), or whose body is elsewhere and whose name says it trains.
+bool laterCallMayTrain(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || isTorchDecl(Callee) || Callee->isInStdNamespace())
+    return false;
+  if (const FunctionDecl *Def = Callee->getDefinition(); Def && Def->hasBody())
+    return mayNeedGradients(Def);
+  return namedLikeTraining(Callee);
+}
+
+/// The statement of a compound (block) that contains E.
+const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const Stmt *Cur = E;
+  for (unsigned Depth = 0; Cur && Depth < 64; ++Depth) {
+    const Stmt *P = HC.parentOf(Cur);
+    if (!P)
+      return nullptr;
+    if (isa<CompoundStmt>(P))
+      return Cur;
+    Cur = P;
+  }
+  return nullptr;
+}
+
+/// True when E's value is stored in a variable declared before Before (an assignment to it, or a
+/// push into it): it may outlive the evaluation and feed later training.
+bool storedBeyond(const Expr *E, SourceLocation Before, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const Expr *Cur = E;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const auto *P = dyn_cast_or_null<Expr>(HC.parentOf(Cur));
+    if (!P)
+      return false;
+    const Expr *Target = nullptr;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P); OC && OC->isAssignmentOp() && OC->getNumArgs() == 2)
+      Target = OC->getArg(0);
+    else if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isAssignmentOp())
+      Target = BO->getLHS();
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P); MC && MC->getImplicitObjectArgument() != Cur)
+      if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->getDeclName().isIdentifier() &&
+          llvm::is_contained({"push_back", "emplace_back", "insert", "emplace", "append"}, MD->getName()))
+        Target = MC->getImplicitObjectArgument();
+    if (Target && Target != Cur) {
+      const ValueDecl *D = baseDecl(Target);
+      return !D || !isa<VarDecl>(D) || !cast<VarDecl>(D)->isLocalVarDecl() ||
+             SM.isBeforeInTranslationUnit(D->getLocation(), Before);
+    }
+    if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr, CXXConstructExpr,
+             ExprWithCleanups>(P))
+      return false;
+    Cur = P;
+  }
+  return false;
+}
+} // namespace
+
+void EvalNoGradCheck::checkAfterTraining(const FunctionDecl *FD, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = FD->getLocation();
+  if (!FD->getBody() || Loc.isMacroID() || !inUserCode(Loc, SM) || FD->isDependentContext() || !returnsNoTensor(FD))
+    return;
+  std::vector<CallSite> Calls;
+  llvm::SmallVector<const Stmt *, 4> Loops;
+  collectCalls(FD->getBody(), Loops, Calls);
+  // Loops that train (a backward() or an optimizer step in them, directly).
+  llvm::SmallPtrSet<const Stmt *, 8> TrainingLoops;
+  const CallExpr *LastTraining = nullptr;
+  for (const CallSite &S : Calls) {
+    if (setsGradMode(S.Call))
+      return; // grad mode is managed by hand
+    if (isTrainingCall(S.Call)) {
+      TrainingLoops.insert(S.Loops.begin(), S.Loops.end());
+      if (!LastTraining || SM.isBeforeInTranslationUnit(LastTraining->getBeginLoc(), S.Call->getBeginLoc()))
+        LastTraining = S.Call;
+    }
+  }
+  if (TrainingLoops.empty())
+    return;
+  // The models each training loop runs forward() of.
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const Stmt *, 2>> TrainedIn;
+  for (const CallSite &S : Calls)
+    if (const ValueDecl *M = forwardedModel(S.Call))
+      for (const Stmt *L : S.Loops)
+        if (TrainingLoops.count(L))
+          TrainedIn[M].push_back(L);
+  for (size_t I = 0; I < Calls.size(); ++I) {
+    const CallSite &S = Calls[I];
+    const CallExpr *C = S.Call;
+    const ValueDecl *M = forwardedModel(C);
+    if (!M || !TrainedIn.count(M) || C->getBeginLoc().isMacroID())
+      continue;
+    // After every training call of the function, in no loop that trains.
+    if (llvm::any_of(S.Loops, [&](const Stmt *L) { return TrainingLoops.count(L) > 0; }) ||
+        !SM.isBeforeInTranslationUnit(LastTraining->getBeginLoc(), C->getBeginLoc()))
+      continue;
+    const Stmt *Trained = nullptr;
+    for (const Stmt *L : TrainedIn[M])
+      if (!Trained && SM.isBeforeInTranslationUnit(L->getEndLoc(), C->getBeginLoc()))
+        Trained = L; // the outermost (an epoch loop rather than its batch loop)
+    if (!Trained || gradDisabledAt(C, Ctx) || inTestCode(C, Ctx) || storedBeyond(C, Trained->getEndLoc(), Ctx))
+      continue;
+    bool Trains = false, FixSafe = true;
+    for (const CallSite &Later : Calls) {
+      if (!SM.isBeforeInTranslationUnit(C->getEndLoc(), Later.Call->getBeginLoc()))
+        continue;
+      if (laterCallMayTrain(Later.Call))
+        Trains = true;
+      // The guard would also cover later calls into user code it cannot see.
+      if (const FunctionDecl *Callee = Later.Call->getDirectCallee();
+          Callee && !isTorchDecl(Callee) && !Callee->isInStdNamespace() &&
+          !(Callee->getDefinition() && Callee->getDefinition()->hasBody()))
+        FixSafe = false;
+    }
+    if (Trains)
+      continue;
+    std::string Msg = "the model trained by the loop at line " + std::to_string(SM.getSpellingLineNumber(Trained->getBeginLoc())) +
+                      " runs forward() again after training with gradient recording on: nothing back-propagates "
+                      "through it, yet autograd saves every activation; evaluate under `torch::NoGradGuard no_grad;` "
+                      "(or c10::InferenceMode)";
+    auto D = report(C->getBeginLoc(), Msg);
+    std::vector<FixItHint> Fixes;
+    if (FixSafe && !declaresName(FD->getBody(), "no_grad"))
+      if (const Stmt *St = statementOf(C, Ctx); St && insertBeforeStatement(St, "torch::NoGradGuard no_grad;", Ctx, Fixes))
+        for (const FixItHint &F : Fixes)
+          D << F;
+    return; // one finding per function: the guard covers the rest
+  }
+}
+
 void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("trainer")) {
+    checkAfterTraining(FD, *Result.Context);
+    return;
+  }
   if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("routine")) {
     checkRoutine(FD, *Result.Context);
     return;

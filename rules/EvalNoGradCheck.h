@@ -16,6 +16,9 @@ public:
 private:
   /// An evaluation or inference routine (by name) that runs forward() without eval().
   void checkRoutine(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+  /// The model trained by a loop of FD run again after it (evaluation after training) with gradient
+  /// recording on.
+  void checkAfterTraining(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
 };
 
 } // namespace torchlint
