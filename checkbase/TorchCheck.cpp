@@ -8,6 +8,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -54,14 +55,32 @@ std::atomic<bool> IndexLookup{true};
 
 /// The project index for the TU of SM (the plugin and the server; the CLI builds its own model).
 /// Its absence, or a broken one, is said once per process.
-const model::ProjectModel *projectIndex(const clang::SourceManager &SM, llvm::StringRef Option) {
+const model::ProjectModel *projectIndex(const clang::SourceManager &SM, llvm::StringRef Option, const void *Asker) {
   if (Option == "none" || !IndexLookup)
     return nullptr;
   std::optional<std::string> Path;
   if (!Option.empty()) {
     Path = Option.str();
   } else if (clang::OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID())) {
-    Path = model::findIndex(FE->getName());
+    // Looked up once per TU, not once per check (findIndex walks the folders above the file).
+    // The memo is the TU's while no check has asked twice: a check asking again is in the next
+    // TU (whose SourceManager may sit at the same address), which looks again, so an index
+    // written meanwhile (the language server's background index) is found.
+    struct Memo {
+      const clang::SourceManager *SM = nullptr;
+      std::string File;
+      std::optional<std::string> Path;
+      llvm::SmallPtrSet<const void *, 32> Asked;
+    };
+    static thread_local Memo M;
+    if (M.SM == &SM && M.File == FE->getName() && !M.Asked.count(Asker)) {
+      M.Asked.insert(Asker);
+      Path = M.Path;
+    } else {
+      M = Memo{&SM, FE->getName().str(), model::findIndex(FE->getName()), {}};
+      M.Asked.insert(Asker);
+      Path = M.Path;
+    }
   }
   static std::once_flag Said;
   if (!Path) {
@@ -99,7 +118,7 @@ void TorchCheck::registerPPCallbacks(const clang::SourceManager &SM, clang::Prep
   St = ProjectState{};
   St.ProjectMode = Project.equals_insensitive("true") || Project == "1";
   if (!St.ProjectMode) {
-    St.Index = projectIndex(SM, Options.getLocalOrGlobal("ProjectIndex", ""));
+    St.Index = projectIndex(SM, Options.getLocalOrGlobal("ProjectIndex", ""), this);
     St.ProjectMode = St.Index != nullptr;
   }
 }
