@@ -35,6 +35,12 @@ struct HotContext {
   /// not use CUDA itself (a model's .cpp; main() picks the device): the project model keeps the
   /// finding only if some TU of the project uses CUDA.
   bool IfProjectUsesCUDA = false;
+  /// Set by a check whose finding holds only if the user functions and fields listed (their
+  /// return values, what is written into them) yield only tensors widened on the host
+  /// (analysis/HostWidening.h): the project model keeps the finding only if every one does, in
+  /// every TU (model/ProjectModel.h widenedHost), and fills in the message's placeholders
+  /// (model/HotBasis.h WidenedWhat).
+  std::vector<const clang::NamedDecl *> IfWidenedHost;
 };
 
 /// The body of a unit test: TestBody() of a GoogleTest test (a class deriving from

@@ -176,6 +176,17 @@ private:
     }
     if (N == "at" || N == "back" || N == "front")
       return classify(Call, false);
+    if (N == "find") {
+      // `m.find(k) != m.end()`: a lookup compared, no iterator kept to write through.
+      const Stmt *P = HC.parentOf(Call);
+      while (P && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(P))
+        P = HC.parentOf(P);
+      if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+          Op && (Op->getOperator() == OO_EqualEqual || Op->getOperator() == OO_ExclaimEqual))
+        return;
+      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P); BO && BO->isEqualityOp())
+        return;
+    }
     if (MD->isConst() || llvm::is_contained({"clear", "reserve", "pop_back", "pop_front", "shrink_to_fit", "begin",
                                              "end", "size", "empty"},
                                             N))
@@ -298,6 +309,9 @@ bool initialElements(const Expr *Init, std::vector<const Expr *> &Out) {
   return false;
 }
 
+/// A container of tensors or a map to tensors: its uses put elements in or take them out.
+bool holdsTensors(QualType T) { return isTensorContainerType(T) || isTensorMapType(T); }
+
 /// Every write of the tensor and tensor-container fields in the user code of a TU.
 class FieldWriteCollector : public UserCodeVisitor<FieldWriteCollector> {
 public:
@@ -306,7 +320,7 @@ public:
   bool VisitMemberExpr(MemberExpr *ME) {
     if (const auto *FD = tracked(ME->getMemberDecl())) {
       VarValues &V = entry(FD);
-      RefFinder F(FD, Ctx, V, 0, isTensorContainerType(FD->getType()));
+      RefFinder F(FD, Ctx, V, 0, holdsTensors(FD->getType()));
       F.use(ME);
       if (F.Escaped)
         V.Known = false; // not followed
@@ -340,7 +354,7 @@ public:
 private:
   const FieldDecl *tracked(const ValueDecl *D) {
     const auto *FD = dyn_cast_or_null<FieldDecl>(D);
-    if (!FD || !(isTensorType(FD->getType()) || isTensorContainerType(FD->getType())))
+    if (!FD || !(isTensorType(FD->getType()) || holdsTensors(FD->getType())))
       return nullptr;
     return FD;
   }

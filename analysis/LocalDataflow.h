@@ -33,10 +33,10 @@ const VarValues &valuesOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 /// insert()) or is not a local of a container type.
 const VarValues &elementsOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 
-/// Every tensor field and field holding a container of tensors that the user code of the TU
-/// (within the traversal scope) writes, with what it writes: assignments, constructor
-/// initializers, in-class initializers, aggregate initialization, and for containers the
-/// elements put in. Known is false for a field written in a way not followed (by non-const
+/// Every tensor field and field holding a container of tensors (or a map to tensors) that the
+/// user code of the TU (within the traversal scope) writes, with what it writes: assignments,
+/// constructor initializers, in-class initializers, aggregate initialization, and for containers
+/// the elements put in (`v.push_back(x)`, `m[k] = x`). Known is false for a field written in a way not followed (by non-const
 /// reference, its address taken, a container assigned as a whole).
 const llvm::DenseMap<const clang::FieldDecl *, VarValues> &fieldWritesOf(clang::ASTContext &Ctx);
 

@@ -48,6 +48,18 @@ bool isTensorContainerType(QualType T) {
   return isTensorType(Spec->getTemplateArgs()[0].getAsType());
 }
 
+bool isTensorMapType(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() < 2 || Spec->getTemplateArgs()[1].getKind() != TemplateArgument::Type)
+    return false;
+  std::string N = Spec->getQualifiedNameAsString();
+  if (N != "std::map" && N != "std::unordered_map")
+    return false;
+  return isTensorType(Spec->getTemplateArgs()[1].getAsType());
+}
+
 namespace {
 /// The function D declares (through using-declarations and templates) when it returns a tensor
 /// whatever its template arguments, else null.

@@ -15,6 +15,9 @@ bool isTensorType(clang::QualType T);
 /// A container of tensors: std::vector<Tensor>, std::deque<Tensor>, c10::ArrayRef<Tensor>
 /// (TensorList), through references, typedefs and cv-qualifiers.
 bool isTensorContainerType(clang::QualType T);
+/// A map whose values are tensors: std::map<K, Tensor>, std::unordered_map<K, Tensor>, through
+/// references, typedefs and cv-qualifiers.
+bool isTensorMapType(clang::QualType T);
 /// A class derived from torch::nn::Module (directly or through torch::nn::Cloneable<T>).
 bool isModuleClass(const clang::CXXRecordDecl *RD);
 /// forward() of a torch::nn::Module subclass.

@@ -24,13 +24,25 @@ struct HotBasis {
   std::vector<std::string> HostIfFields;
   /// The finding holds only if the program uses CUDA (HotContext::IfProjectUsesCUDA).
   bool IfProjectUsesCUDA = false;
+  /// USRs of user functions and fields: the finding holds only if every one of them yields only
+  /// tensors widened on the host from one narrow dtype (HotContext::IfWidenedHost; the project
+  /// model's tensor flows, ProjectModel::widenedHost); the model fills in the placeholders below.
+  std::vector<std::string> IfWidenedHost;
 };
+
+/// Placeholders in the message of a finding with IfWidenedHost, replaced when the model resolves
+/// it: WidenedWhat by "the float32 tensor from Camera::getImage() (input_data.cpp) was converted
+/// from uint8 on the host (in imageToTensor(), cv_utils.cpp:48)", WidenedFrom by "uint8",
+/// WidenedFactor by "4".
+constexpr const char *WidenedWhat = "\x1c" "what" "\x1c";
+constexpr const char *WidenedFrom = "\x1c" "from" "\x1c";
+constexpr const char *WidenedFactor = "\x1c" "factor" "\x1c";
 
 /// The separator between a message and its basis.
 constexpr char BasisMarker = '\x1f';
 
-/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields" (cuda: "1" or ""; the
-/// field USRs joined by \x1d).
+/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields<sep>widened" (cuda:
+/// "1" or ""; the field USRs, and the widened USRs, joined by \x1d).
 std::string encodeBasis(const HotBasis &B);
 /// Splits Message into its text and its basis; nullopt (Message unchanged) when it has none.
 std::optional<HotBasis> takeBasis(std::string &Message);

@@ -1,6 +1,8 @@
 #include "model/ProjectModel.h"
 #include "core/Catalog.h"
 #include "model/HotBasis.h"
+#include "analysis/HostWidening.h"
+#include "analysis/TensorDtype.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -18,12 +20,15 @@ constexpr llvm::StringLiteral Tag = "torchlint-hot";
 std::string encodeBasis(const HotBasis &B) {
   std::string S(1, BasisMarker);
   S += Tag;
-  std::string Fields;
-  for (const std::string &F : B.HostIfFields)
-    Fields += (Fields.empty() ? "" : std::string(1, FieldSep)) + F;
+  auto Join = [](const std::vector<std::string> &V) {
+    std::string Out;
+    for (const std::string &U : V)
+      Out += (Out.empty() ? "" : std::string(1, FieldSep)) + U;
+    return Out;
+  };
   for (const std::string &Part :
        {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why,
-        std::string(B.IfProjectUsesCUDA ? "1" : ""), Fields}) {
+        std::string(B.IfProjectUsesCUDA ? "1" : ""), Join(B.HostIfFields), Join(B.IfWidenedHost)}) {
     S += Sep;
     S += Part;
   }
@@ -34,9 +39,9 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   size_t At = Message.find(BasisMarker);
   if (At == std::string::npos)
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::SmallVector<llvm::StringRef, 10> Parts;
   llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
-  if (Parts.size() != 9 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
+  if (Parts.size() != 10 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
     return std::nullopt;
   HotBasis B;
   B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
@@ -46,12 +51,16 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
     return std::nullopt;
   B.Why = Parts[6].str();
   B.IfProjectUsesCUDA = Parts[7] == "1";
-  if (!Parts[8].empty()) {
-    llvm::SmallVector<llvm::StringRef, 2> Fields;
-    Parts[8].split(Fields, FieldSep);
-    for (llvm::StringRef F : Fields)
-      B.HostIfFields.push_back(F.str());
-  }
+  auto Split = [](llvm::StringRef Part, std::vector<std::string> &Out) {
+    if (Part.empty())
+      return;
+    llvm::SmallVector<llvm::StringRef, 2> Items;
+    Part.split(Items, FieldSep);
+    for (llvm::StringRef I : Items)
+      Out.push_back(I.str());
+  };
+  Split(Parts[8], B.HostIfFields);
+  Split(Parts[9], B.IfWidenedHost);
   Message.resize(At);
   return B;
 }
@@ -116,6 +125,18 @@ void ProjectModel::finish() {
         It->second = FieldDevice::Unknown;
     }
   }
+  // Tensor flows: a function's (its definition, or an inline one seen in several TUs) and a
+  // field's sources from every TU.
+  for (const TUSummary &S : Pending)
+    for (const TensorFlow &F : S.Flows) {
+      auto [It, New] = Flows.try_emplace(F.USR, F);
+      if (New)
+        continue;
+      for (const TensorSource &Src : F.Sources)
+        if (std::find(It->second.Sources.begin(), It->second.Sources.end(), Src) == It->second.Sources.end())
+          It->second.Sources.push_back(Src);
+    }
+  decideWidenedHost();
   for (size_t TU = 0; TU < Pending.size(); ++TU) {
     for (Function &F : Pending[TU].Functions) {
       auto [It, New] = Defs.try_emplace(F.USR, Def{F, TU});
@@ -358,6 +379,98 @@ void ProjectModel::finish() {
   }
 }
 
+void ProjectModel::decideWidenedHost() {
+  using Kind = TensorSource::Kind;
+  auto Refers = [](const TensorSource &S) { return S.K == Kind::Call || S.K == Kind::Field; };
+  // Candidates: every source a widening chain or a function / field of the project.
+  std::set<std::string> Cand;
+  for (const auto &[USR, F] : Flows)
+    if (!F.Sources.empty() && llvm::all_of(F.Sources, [&](const TensorSource &S) {
+          return S.K == Kind::Widened || (Refers(S) && Flows.count(S.USR));
+        }))
+      Cand.insert(USR);
+  std::map<std::string, Widening> W;
+  for (size_t Round = 0; Round <= Flows.size() + 1; ++Round) {
+    // The greatest fixpoint: a candidate with a source that is not one goes.
+    for (bool Removed = true; Removed;) {
+      Removed = false;
+      for (auto It = Cand.begin(); It != Cand.end();) {
+        const TensorFlow &F = Flows.at(*It);
+        if (llvm::any_of(F.Sources, [&](const TensorSource &S) { return Refers(S) && !Cand.count(S.USR); })) {
+          It = Cand.erase(It);
+          Removed = true;
+        } else {
+          ++It;
+        }
+      }
+    }
+    // Grounded in a widening chain (a cycle of fields and functions alone holds no tensor), with
+    // the dtypes and place of the first widening reached.
+    W.clear();
+    for (bool Grew = true; Grew;) {
+      Grew = false;
+      for (const std::string &USR : Cand) {
+        if (W.count(USR))
+          continue;
+        for (const TensorSource &S : Flows.at(USR).Sources) {
+          if (S.K == Kind::Widened) {
+            W[USR] = Widening{S.From, S.To, S.In, S.File, S.Line};
+          } else if (auto It = W.find(S.USR); It != W.end()) {
+            Widening Copy = It->second;
+            W[USR] = std::move(Copy);
+          } else {
+            continue;
+          }
+          Grew = true;
+          break;
+        }
+      }
+    }
+    // One narrow dtype and one wide one for all the sources of each.
+    std::set<std::string> Bad;
+    for (const std::string &USR : Cand) {
+      auto Mine = W.find(USR);
+      if (Mine == W.end()) {
+        Bad.insert(USR);
+        continue;
+      }
+      for (const TensorSource &S : Flows.at(USR).Sources) {
+        std::pair<std::string, std::string> Pair;
+        if (S.K == Kind::Widened)
+          Pair = {S.From, S.To};
+        else if (auto It = W.find(S.USR); It != W.end())
+          Pair = {It->second.From, It->second.To};
+        else
+          continue;
+        if (Pair != std::make_pair(Mine->second.From, Mine->second.To))
+          Bad.insert(USR);
+      }
+    }
+    if (Bad.empty())
+      break;
+    for (const std::string &USR : Bad)
+      Cand.erase(USR);
+  }
+  for (const std::string &USR : Cand)
+    if (auto It = W.find(USR); It != W.end())
+      WidenedHost.emplace(USR, It->second);
+}
+
+std::optional<Widening> ProjectModel::widenedHost(llvm::StringRef USR) const {
+  auto It = WidenedHost.find(USR.str());
+  if (It == WidenedHost.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::string ProjectModel::flowName(llvm::StringRef USR) const {
+  auto It = Flows.find(USR.str());
+  if (It == Flows.end())
+    return "";
+  const TensorFlow &F = It->second;
+  return (F.IsField ? "the field " + F.Name : F.Name + "()") + " (" + baseName(F.File) + ")";
+}
+
 std::optional<Hot> ProjectModel::functionHot(llvm::StringRef USR) const {
   auto It = HotFunctions.find(USR.str());
   if (It == HotFunctions.end())
@@ -404,6 +517,33 @@ bool ProjectModel::resolve(Finding &F) const {
         return It != FieldDevices.end() && It->second == FieldDevice::Host;
       }))
     return false;
+  // A copy of tensors from functions and fields of other files: reported only if the project
+  // widens every one of them on the host, from one narrow dtype to one wide one.
+  if (!B->IfWidenedHost.empty()) {
+    std::optional<Widening> W;
+    for (const std::string &U : B->IfWidenedHost) {
+      std::optional<Widening> Mine = widenedHost(U);
+      if (!Mine || (W && (Mine->From != W->From || Mine->To != W->To)))
+        return false;
+      if (!W)
+        W = Mine;
+    }
+    std::string From = dtypeWord(W->From), To = dtypeWord(W->To);
+    std::string Names;
+    for (size_t I = 0; I < B->IfWidenedHost.size() && I < 3; ++I)
+      Names += (I == 0 ? "" : I + 1 == B->IfWidenedHost.size() ? " and " : ", ") + flowName(B->IfWidenedHost[I]);
+    if (B->IfWidenedHost.size() > 3)
+      Names += " and " + std::to_string(B->IfWidenedHost.size() - 3) + " more";
+    std::string What = "the " + To + " tensor from " + Names + " was converted from " + From + " on the host (in " +
+                       W->In + "(), " + baseName(W->File) + ":" + std::to_string(W->Line) + ")";
+    unsigned FromSize = scalarTypeSize(W->From);
+    std::string Factor = FromSize ? std::to_string(scalarTypeSize(W->To) / FromSize) : "more";
+    for (auto [Token, Text] : {std::pair<llvm::StringRef, const std::string &>{WidenedWhat, What},
+                               {WidenedFrom, From},
+                               {WidenedFactor, Factor}})
+      for (size_t At; (At = F.Message.find(Token.str())) != std::string::npos;)
+        F.Message.replace(At, Token.size(), Text);
+  }
   // Nothing in the project trains (a snippet, an inference tool): the model cannot tell which
   // loop is a step, and this TU's answer stands.
   if (!hasStepLoops()) {

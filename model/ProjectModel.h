@@ -19,6 +19,10 @@
 //   writes it stores only provably host tensors (a loader's `images_` filled from `.to(kCPU)`
 //   images); a sync finding on tensors read from such fields only is dropped (resolve()). A field
 //   no TU of the database writes, or writes in a way not followed, is not known.
+// - Widened host tensors: a function or a field whose tensors (return values, values written, in
+//   every TU) are all widened on the host from one narrow dtype (`from_blob(..., kByte).toType(
+//   kFloat32) / 255`), directly or through other such functions and fields; a copy to the device
+//   of what they yield is reported by torch-host-convert-then-copy only then (resolve()).
 // - CUDA: the program uses CUDA when some TU does (analysis/TUFacts.h usesCUDA); advice that
 //   matters only on a GPU, found in a TU that does not name CUDA itself (a model's .cpp), is kept
 //   only then.
@@ -58,6 +62,14 @@ struct Hot {
   std::string Rare;
 };
 
+/// Where the tensors of a function or a field were widened on the host (ProjectModel::widenedHost).
+struct Widening {
+  std::string From, To; // ScalarType names ("Byte", "Float")
+  std::string In;       // the function the conversion is in
+  std::string File;     // absolute
+  unsigned Line = 0;
+};
+
 class ProjectModel {
 public:
   /// Adds one TU's summary (call before finish()).
@@ -93,6 +105,15 @@ public:
 
   size_t functionCount() const { return Defs.size(); }
 
+  /// For a user function or a field (by USR): the widening when every tensor it returns or holds,
+  /// in every TU of the project, was widened on the host from the same narrow dtype (directly, or
+  /// through functions and fields that were: the greatest fixpoint over the tensor flows, each
+  /// grounded in a widening chain); nullopt when one source is anything else, or the function is
+  /// defined / the field written in no TU of the project.
+  std::optional<Widening> widenedHost(llvm::StringRef USR) const;
+  /// "Camera::getImage() (input_data.cpp)", "the field Camera::image (input_data.hpp)".
+  std::string flowName(llvm::StringRef USR) const;
+
 private:
   struct Def {
     Function F;
@@ -116,6 +137,9 @@ private:
   std::map<std::tuple<std::string, unsigned, unsigned>, LoopRef> LoopAt; // file, line, col
   std::map<std::string, Hot> HotFunctions;
   std::map<std::string, FieldDevice> FieldDevices; // field USR -> where every TU's writes put it
+  std::map<std::string, TensorFlow> Flows;          // function or field USR -> its sources in every TU
+  std::map<std::string, Widening> WidenedHost;      // the flows that are widened host tensors
+  void decideWidenedHost();
   bool UsesCUDA = false;                            // some TU uses CUDA (TUSummary::UsesCUDA)
 };
 

@@ -1,5 +1,6 @@
 #include "model/TUSummary.h"
 #include "analysis/DeviceProvenance.h"
+#include "analysis/HostWidening.h"
 #include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/NnModules.h"
@@ -101,6 +102,7 @@ public:
     if (!FD || !FD->doesThisDeclarationHaveABody() || lambdaOperator(FD))
       return RecursiveASTVisitor::TraverseDecl(D);
     size_t Index = beginFunction(FD);
+    noteReturnFlow(FD, Out.Functions[Index]);
     Frames.push_back({Index, {}, 0});
     bool R = RecursiveASTVisitor::TraverseDecl(D);
     Frames.pop_back();
@@ -283,6 +285,22 @@ private:
     return nullptr;
   }
 
+  /// Where the tensors FD returns come from (functions returning a tensor only).
+  void noteReturnFlow(const FunctionDecl *FD, const Function &F) {
+    if (F.USR.empty() || FD->getReturnType()->isDependentType() ||
+        !isTensorType(FD->getReturnType().getNonReferenceType()))
+      return;
+    TensorFlow Flow;
+    Flow.USR = F.USR;
+    Flow.Name = F.Name;
+    Flow.File = F.File;
+    Flow.Line = F.Line;
+    Flow.Sources = tensorSources(returnOriginsOf(FD, Ctx), Ctx);
+    if (Flow.Sources.empty())
+      Flow.Sources.emplace_back(); // no return value seen: unknown
+    Out.Flows.push_back(std::move(Flow));
+  }
+
   void noteModule(const CXXRecordDecl *RD) {
     if (!isModuleOrDerived(RD) || isTorchDecl(RD))
       return;
@@ -305,6 +323,47 @@ private:
 };
 
 llvm::json::Array strings(const std::vector<std::string> &V) { return llvm::json::Array(V); }
+
+} // namespace
+
+std::vector<TensorSource> tensorSources(const std::vector<TensorOrigin> &Origins, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<TensorSource> Out;
+  for (const TensorOrigin &O : Origins) {
+    TensorSource S;
+    switch (O.K) {
+    case TensorOrigin::Widened: {
+      S.K = TensorSource::Kind::Widened;
+      S.From = O.Chain.From;
+      S.To = O.Chain.To;
+      const Expr *At = O.Chain.Conversion ? O.Chain.Conversion : O.Chain.Root;
+      Position P = positionOf(SM, At->getExprLoc());
+      S.File = P.File;
+      S.Line = P.Line;
+      if (const FunctionDecl *FD = HotCodeAnalysis::get(Ctx).enclosingFunction(At))
+        S.In = lambdaOperator(FD) ? "a lambda" : FD->getQualifiedNameAsString();
+      break;
+    }
+    case TensorOrigin::UserCall:
+      S.K = TensorSource::Kind::Call;
+      S.USR = usrOf(O.Callee);
+      break;
+    case TensorOrigin::FieldRead:
+      S.K = TensorSource::Kind::Field;
+      S.USR = usrOf(O.Field);
+      break;
+    case TensorOrigin::Unknown:
+      break;
+    }
+    if ((S.K == TensorSource::Kind::Call || S.K == TensorSource::Kind::Field) && S.USR.empty())
+      S = TensorSource{};
+    if (std::find(Out.begin(), Out.end(), S) == Out.end())
+      Out.push_back(std::move(S));
+  }
+  return Out;
+}
+
+namespace {
 
 } // namespace
 
@@ -355,11 +414,51 @@ TUSummary buildTUSummary(ASTContext &Ctx) {
     }
     S.Fields.push_back(std::move(F));
   }
+  // Where the tensors written into each field come from.
+  for (const auto &[FD, V] : fieldWritesOf(Ctx)) {
+    if (V.Known && V.Values.empty())
+      continue;
+    TensorFlow Flow;
+    Flow.USR = usrOf(FD);
+    if (Flow.USR.empty())
+      continue;
+    Flow.Name = FD->getQualifiedNameAsString();
+    Flow.IsField = true;
+    Position P = positionOf(SM, FD->getLocation());
+    Flow.File = P.File;
+    Flow.Line = P.Line;
+    if (V.Known) {
+      std::vector<TensorOrigin> Origins;
+      for (const Expr *E : V.Values)
+        originsOf(E, Ctx, Origins);
+      Flow.Sources = tensorSources(Origins, Ctx);
+    } else {
+      Flow.Sources.emplace_back(); // written in a way not followed
+    }
+    S.Flows.push_back(std::move(Flow));
+  }
   // DenseMap order is not stable: the summary is.
   std::sort(S.Fields.begin(), S.Fields.end(), [](const FieldFacts &A, const FieldFacts &B) { return A.USR < B.USR; });
+  std::stable_sort(S.Flows.begin(), S.Flows.end(), [](const TensorFlow &A, const TensorFlow &B) {
+    return std::tie(A.IsField, A.USR) < std::tie(B.IsField, B.USR);
+  });
   // Functions that an inline header defines appear in every TU that includes it: keep them
   // (the merge folds definitions at the same place), but drop empty duplicates of this TU.
   return S;
+}
+
+const char *tensorSourceKindName(TensorSource::Kind K) {
+  switch (K) {
+  case TensorSource::Kind::Widened:
+    return "widened";
+  case TensorSource::Kind::Call:
+    return "call";
+  case TensorSource::Kind::Field:
+    return "field";
+  case TensorSource::Kind::Unknown:
+    break;
+  }
+  return "unknown";
 }
 
 const char *fieldDeviceName(FieldDevice D) {
@@ -412,12 +511,36 @@ llvm::json::Value toJson(const TUSummary &S) {
   Array Fields;
   for (const FieldFacts &F : S.Fields)
     Fields.push_back(Object{{"usr", F.USR}, {"name", F.Name}, {"device", fieldDeviceName(F.Device)}});
+  Array Flows;
+  for (const TensorFlow &F : S.Flows) {
+    Array Sources;
+    for (const TensorSource &Src : F.Sources) {
+      Object O{{"kind", tensorSourceKindName(Src.K)}};
+      if (Src.K == TensorSource::Kind::Widened) {
+        O["from"] = Src.From;
+        O["to"] = Src.To;
+        O["in"] = Src.In;
+        O["file"] = Src.File;
+        O["line"] = Src.Line;
+      } else if (Src.K != TensorSource::Kind::Unknown) {
+        O["usr"] = Src.USR;
+      }
+      Sources.push_back(std::move(O));
+    }
+    Flows.push_back(Object{{"usr", F.USR},
+                           {"name", F.Name},
+                           {"field", F.IsField},
+                           {"file", F.File},
+                           {"line", F.Line},
+                           {"sources", std::move(Sources)}});
+  }
   return Object{{"format", SummaryFormat},
                 {"torchlint", TORCHLINT_VERSION},
                 {"main", S.MainFile},
                 {"functions", std::move(Fns)},
                 {"modules", std::move(Mods)},
                 {"fields", std::move(Fields)},
+                {"flows", std::move(Flows)},
                 {"cuda", S.UsesCUDA}};
 }
 
@@ -546,6 +669,42 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
         S.Fields.push_back({R.str(*FO, "usr"), FO->getString("name").value_or("").str(),
                             D == "host" ? FieldDevice::Host : D == "device" ? FieldDevice::Device : FieldDevice::Unknown});
       }
+  if (const auto *A = O->getArray("flows"))
+    for (const llvm::json::Value &FV : *A) {
+      const auto *FO = FV.getAsObject();
+      if (!FO) {
+        R.fail("flows[]");
+        break;
+      }
+      TensorFlow F;
+      F.USR = R.str(*FO, "usr");
+      F.Name = FO->getString("name").value_or("").str();
+      F.IsField = R.flag(*FO, "field");
+      F.File = FO->getString("file").value_or("").str();
+      F.Line = FO->getInteger("line").value_or(0);
+      for (const llvm::json::Value &SV : R.arr(*FO, "sources")) {
+        const auto *SO = SV.getAsObject();
+        if (!SO) {
+          R.fail("flows[].sources[]");
+          break;
+        }
+        TensorSource Src;
+        llvm::StringRef K = SO->getString("kind").value_or("");
+        if (K == "widened") {
+          Src.K = TensorSource::Kind::Widened;
+          Src.From = R.str(*SO, "from");
+          Src.To = R.str(*SO, "to");
+          Src.In = SO->getString("in").value_or("").str();
+          Src.File = SO->getString("file").value_or("").str();
+          Src.Line = SO->getInteger("line").value_or(0);
+        } else if (K == "call" || K == "field") {
+          Src.K = K == "call" ? TensorSource::Kind::Call : TensorSource::Kind::Field;
+          Src.USR = R.str(*SO, "usr");
+        }
+        F.Sources.push_back(std::move(Src));
+      }
+      S.Flows.push_back(std::move(F));
+    }
   if (!R.Ok)
     return std::nullopt;
   return S;

@@ -7,7 +7,9 @@
 // (the merge resolves virtual calls across TUs through them), the loops of each function, the
 // step calls (a module's forward(), backward(), an optimizer's step(), a loss) each function makes
 // directly, module facts (module classes holding convolutions, where forward() is defined), and
-// where the tensors it stores into fields live (a loader's `images_` filled with host tensors).
+// where the tensors it stores into fields live (a loader's `images_` filled with host tensors), and
+// where the tensors that its functions return and its fields hold come from (tensor flows: a
+// uint8 image widened to float32 on the host in imageToTensor(), returned by Camera::getImage()).
 // A summary is built from the AST once per TU (buildTUSummary), is plain data, and is serialized to
 // JSON with a format version (toJson / fromJson); ProjectModel.h merges the summaries and decides
 // what runs per step. Conditional findings ("a sync in F, reported if F runs per step") are not
@@ -26,10 +28,14 @@ class Decl;
 class SourceManager;
 } // namespace clang
 
+namespace torchlint {
+struct TensorOrigin;
+} // namespace torchlint
+
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 2; // 2: field devices
+constexpr int SummaryFormat = 3; // 2: field devices; 3: tensor flows (widened host tensors)
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -90,11 +96,42 @@ struct FieldFacts {
   FieldDevice Device = FieldDevice::Unknown;
 };
 
+/// One origin of the tensors a function returns or a field holds (analysis/HostWidening.h
+/// originsOf): a chain written there that widens a narrow host tensor (`from_blob(..., kByte)
+/// .toType(kFloat32) / 255`), a call of a user function (its return values), a read of a field
+/// (an element of a field holding tensors included), or anything else.
+struct TensorSource {
+  enum class Kind { Widened, Call, Field, Unknown };
+  Kind K = Kind::Unknown;
+  std::string From, To; // Widened: the dtypes ("Byte", "Float")
+  std::string In;       // Widened: the function the conversion is in ("imageToTensor")
+  std::string File;     // Widened: where the conversion is (absolute)
+  unsigned Line = 0;
+  std::string USR; // Call: the callee; Field: the field
+  bool operator==(const TensorSource &O) const {
+    return K == O.K && From == O.From && To == O.To && In == O.In && File == O.File && Line == O.Line && USR == O.USR;
+  }
+};
+
+const char *tensorSourceKindName(TensorSource::Kind K);
+
+/// Where the tensors of a user function's return values (IsField false) or of a field's writes in
+/// this TU (IsField true) come from. Every function defined here that returns a tensor has one;
+/// a field has one when this TU writes it (a write not followed: an Unknown source).
+struct TensorFlow {
+  std::string USR, Name; // Name: "Camera::getImage", "Camera::image"
+  bool IsField = false;
+  std::string File; // the definition's (absolute)
+  unsigned Line = 0;
+  std::vector<TensorSource> Sources;
+};
+
 struct TUSummary {
   std::string MainFile; // absolute
   std::vector<Function> Functions;
   std::vector<ModuleFacts> Modules;
   std::vector<FieldFacts> Fields; // the tensor fields this TU writes
+  std::vector<TensorFlow> Flows;  // what this TU's tensor-returning functions return and fields hold
   bool UsesCUDA = false;           // analysis/TUFacts.h usesCUDA(): kCUDA, .cuda(), a CUDA header...
 };
 
@@ -112,6 +149,10 @@ std::string usrOf(const clang::Decl *D);
 /// The summary of the TU of Ctx: its user code (library code is skipped, as analysis/HotCode.h
 /// does), within the AST traversal scope that is set.
 TUSummary buildTUSummary(clang::ASTContext &Ctx);
+
+/// The summary's form of origins (analysis/HostWidening.h), without duplicates; a call or a field
+/// without a USR is unknown.
+std::vector<TensorSource> tensorSources(const std::vector<TensorOrigin> &Origins, clang::ASTContext &Ctx);
 
 llvm::json::Value toJson(const TUSummary &S);
 /// Reads what toJson wrote. nullopt with Err set on a summary of another format ("written by

@@ -1,6 +1,9 @@
 #include "rules/HostConvertThenCopyCheck.h"
 #include "analysis/DeviceProvenance.h"
+#include "analysis/HostWidening.h"
+#include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
+#include "model/HotBasis.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/TUFacts.h"
 #include "analysis/TensorDtype.h"
@@ -9,7 +12,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -17,105 +19,7 @@ using namespace clang::ast_matchers;
 namespace torchlint {
 
 namespace {
-/// Methods that keep values and only change the view (shape, strides): the same on either side
-/// of the copy.
-bool isViewStep(llvm::StringRef N) {
-  return llvm::StringSwitch<bool>(N)
-      .Cases("permute", "unsqueeze", "squeeze", "view", "reshape", "flatten", "transpose", true)
-      .Cases("contiguous", "clone", "narrow", "slice", "select", "t", true)
-      .Default(false);
-}
-/// Elementwise arithmetic with a scalar: IEEE-rounded the same on the CPU and the GPU.
-bool isScalarArith(llvm::StringRef N) {
-  return llvm::StringSwitch<bool>(N).Cases("div", "mul", "sub", "add", "div_", "mul_", "sub_", "add_", true).Default(false);
-}
-
-struct Chain {
-  const Expr *Root = nullptr;   // the narrow host tensor
-  std::string From, To;         // dtypes before and after the widening conversion
-  bool Fixable = true;          // every step can move to the device unchanged
-  unsigned Steps = 0;
-};
-
-/// Walks down `root.step().step()...` from E (the object of the copy) to the first expression
-/// that is not a step. Returns false when E contains no widening conversion of a narrow tensor
-/// provably on the host.
-bool walkChain(const Expr *E, ASTContext &Ctx, Chain &Out) {
-  bool Widened = false;
-  std::string To;
-  for (unsigned Depth = 0; Depth < 16; ++Depth) {
-    E = stripTemporaries(E);
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
-      // `t / 255.0`, `t * s`: arithmetic with a scalar (the tensor on the left).
-      OverloadedOperatorKind K = Op->getOperator();
-      if (Op->getNumArgs() == 2 && (K == OO_Slash || K == OO_Star || K == OO_Minus || K == OO_Plus) &&
-          isTensorType(Op->getArg(0)->getType()) && !isTensorType(stripCopies(Op->getArg(1))->getType())) {
-        Out.Fixable = false;
-        E = Op->getArg(0);
-        ++Out.Steps;
-        continue;
-      }
-      break;
-    }
-    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-    if (!MC)
-      break;
-    const CXXMethodDecl *MD = MC->getMethodDecl();
-    const Expr *Obj = MC->getImplicitObjectArgument();
-    if (!MD || !Obj || !MD->getDeclName().isIdentifier() || !isTensorType(Obj->getType()))
-      break;
-    llvm::StringRef N = MD->getName();
-    if (N == "to" || N == "toType" || N == "float" || N == "half" || N == "double") {
-      if (N == "to" && deviceArgumentOfTo(MC))
-        break; // an earlier copy: the chain starts after it
-      std::string T = scalarTypeOf(MC, Ctx);
-      if (T.empty())
-        return false;
-      if (To.empty())
-        To = T; // the outermost conversion is what is copied
-      Widened = true;
-      for (unsigned I = 1; I < MC->getNumArgs(); ++I)
-        if (!isa<CXXDefaultArgExpr>(MC->getArg(I)))
-          Out.Fixable = false;
-    } else if (isViewStep(N)) {
-    } else if (isScalarArith(N)) {
-      for (const Expr *A : MC->arguments())
-        if (isTensorType(stripCopies(A)->getType()))
-          return false; // arithmetic with another tensor: that one would have to move too
-    } else {
-      break;
-    }
-    ++Out.Steps;
-    E = Obj;
-  }
-  if (!Widened)
-    return false;
-  std::string From = scalarTypeOf(E, Ctx);
-  unsigned FromSize = scalarTypeSize(From), ToSize = scalarTypeSize(To);
-  if (!FromSize || !ToSize || ToSize <= FromSize)
-    return false; // float source data, or a narrowing conversion: converting first is right
-  if (deviceOf(E, Ctx) != DeviceKind::CPU)
-    return false; // already on the device, or not known to be on the host
-  Out.Root = E;
-  Out.From = From;
-  Out.To = To;
-  return true;
-}
-
-std::string dtypeWord(llvm::StringRef T) {
-  return llvm::StringSwitch<std::string>(T)
-      .Case("Byte", "uint8")
-      .Case("Char", "int8")
-      .Case("Bool", "bool")
-      .Case("Short", "int16")
-      .Case("Half", "float16")
-      .Case("BFloat16", "bfloat16")
-      .Case("Int", "int32")
-      .Case("Float", "float32")
-      .Case("Long", "int64")
-      .Case("Double", "float64")
-      .Default(T.lower());
-}
+using Chain = WideningChain;
 
 /// An expression that can be evaluated earlier in the same full expression without changing
 /// anything: a variable, a member of one, a literal, or a constructor of these.
@@ -169,6 +73,44 @@ void HostConvertThenCopyCheck::checkConvertingCopy(const CXXMemberCallExpr *Call
   D << FixItHint::CreateReplacement(CharSourceRange::getTokenRange(DevEnd, RParen), ").to(" + DtText + ")");
 }
 
+void HostConvertThenCopyCheck::checkCopyFromElsewhere(const CXXMemberCallExpr *Call, const Expr *Obj,
+                                                      const VarDecl *VD, HotContext Hot, ASTContext &Ctx) {
+  // Only the project model knows what functions and fields of other files hold.
+  if (!projectMode())
+    return;
+  // `gt = gt.to(device)`: the copy assigned back is no value the copy reads, when the variable
+  // is made anew for each step (declared in the loop around the copy, or in the function the step
+  // calls).
+  const Expr *Skip = nullptr;
+  if (VD) {
+    const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+    const Stmt *Loop = HC.enclosingLoop(Call);
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!Loop || (SM.isBeforeInTranslationUnit(Loop->getBeginLoc(), VD->getLocation()) &&
+                  SM.isBeforeInTranslationUnit(VD->getLocation(), Loop->getEndLoc())))
+      Skip = Call;
+  }
+  std::vector<TensorOrigin> Origins;
+  originsOf(Obj, Ctx, Origins, Skip);
+  if (Origins.empty())
+    return;
+  for (const TensorOrigin &O : Origins) {
+    if (O.K == TensorOrigin::UserCall)
+      Hot.IfWidenedHost.push_back(O.Callee);
+    else if (O.K == TensorOrigin::FieldRead)
+      Hot.IfWidenedHost.push_back(O.Field);
+    else
+      return; // a widening chain here (mixed with others), or anything else
+  }
+  // The model fills in what was converted where (model/HotBasis.h); no fix-it: the conversion is
+  // in another function.
+  report(Call->getExprLoc(),
+         std::string(model::WidenedWhat) + " and is copied to the device here: " + model::WidenedFactor +
+             " times the bytes cross the bus and the conversion runs on the CPU; copy the " + model::WidenedFrom +
+             " tensor and convert on the device",
+         Hot);
+}
+
 void HostConvertThenCopyCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("to", "cuda"), isTensorMethod()).bind("m"))).bind("call"), this);
@@ -206,23 +148,24 @@ void HostConvertThenCopyCheck::check(const MatchFinder::MatchResult &Result) {
   Chain C;
   const Expr *Obj = Call->getImplicitObjectArgument();
   bool InLocal = false;
-  if (!walkChain(Obj, Ctx, C)) {
+  if (!walkWideningChain(Obj, Ctx, C)) {
     // `auto img = from_blob(...).to(kFloat).div(255); ... img.to(device)`: a local all of whose
     // values are such chains (reported without a fix-it: the conversion is in another statement).
     const auto *DRE = dyn_cast<DeclRefExpr>(stripCopies(Obj));
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD || isa<ParmVarDecl>(VD))
+    if (VD && isa<ParmVarDecl>(VD))
       return;
-    const VarValues &V = valuesOf(VD, Ctx);
-    if (!V.Known || V.Values.empty())
-      return;
-    for (const Expr *Val : V.Values) {
+    const VarValues *V = VD ? &valuesOf(VD, Ctx) : nullptr;
+    bool AllChains = V && V->Known && !V->Values.empty();
+    for (size_t I = 0; AllChains && I < V->Values.size(); ++I) {
       Chain VC;
-      if (!walkChain(Val, Ctx, VC))
-        return;
-      if (!C.Root)
+      if (!walkWideningChain(V->Values[I], Ctx, VC))
+        AllChains = false;
+      else if (!C.Root)
         C = VC;
     }
+    if (!AllChains)
+      return checkCopyFromElsewhere(Call, Obj, VD, *Hot, Ctx);
     C.Fixable = false;
     InLocal = true;
   }

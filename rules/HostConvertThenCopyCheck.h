@@ -13,7 +13,9 @@ namespace torchlint {
 
 /// torch-host-convert-then-copy: `.to(device)` / `.cuda()` of a chain that widens the dtype of a
 /// tensor provably on the host with a provably narrow dtype (written in the same expression, or in
-/// a local variable all of whose values are such chains).
+/// a local variable all of whose values are such chains); in project mode, also of a tensor that
+/// user functions and fields of other files yield, when the project model finds them all widened
+/// on the host.
 class HostConvertThenCopyCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
@@ -24,6 +26,11 @@ private:
   /// `.to(device, dtype)` of a narrow host tensor: the conversion runs on the host, in the copy.
   void checkConvertingCopy(const clang::CXXMemberCallExpr *Call, const clang::Expr *Dev, llvm::StringRef To,
                            clang::ASTContext &Ctx);
+  /// In project mode, the copy of tensors that calls of user functions and reads of fields
+  /// yield: reported if the project model finds every one of them widened on the host
+  /// (HotContext::IfWidenedHost).
+  void checkCopyFromElsewhere(const clang::CXXMemberCallExpr *Call, const clang::Expr *Obj, const clang::VarDecl *VD,
+                              HotContext Hot, clang::ASTContext &Ctx);
 };
 
 } // namespace torchlint

@@ -40,6 +40,15 @@ template <class T> struct shared_ptr {
 };
 template <class T, class... A> shared_ptr<T> make_shared(A &&...);
 template <class T> T &&move(T &t) { return static_cast<T &&>(t); }
+template <class K, class V> struct unordered_map {
+  struct iterator {
+    bool operator!=(const iterator &) const;
+    bool operator==(const iterator &) const;
+  };
+  V &operator[](const K &);
+  iterator find(const K &);
+  iterator end();
+};
 struct ostream {};
 extern ostream cout;
 ostream &operator<<(ostream &, const char *);
@@ -50,8 +59,11 @@ namespace c10 {
 enum class DeviceType : signed char { CPU = 0, CUDA = 1, MPS = 13 };
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
-enum class ScalarType : signed char { Float, Double, Half, BFloat16, Long, Int, Bool };
+enum class ScalarType : signed char { Float, Double, Half, BFloat16, Long, Int, Bool, Byte };
 constexpr ScalarType kFloat = ScalarType::Float;
+constexpr ScalarType kFloat32 = ScalarType::Float;
+constexpr ScalarType kByte = ScalarType::Byte;
+constexpr ScalarType kU8 = ScalarType::Byte;
 constexpr ScalarType kLong = ScalarType::Long;
 constexpr ScalarType kHalf = ScalarType::Half;
 struct Device {
@@ -90,6 +102,9 @@ using c10::TensorOptions;
 using c10::kCPU;
 using c10::kCUDA;
 using c10::kFloat;
+using c10::kFloat32;
+using c10::kByte;
+using c10::kU8;
 using c10::kLong;
 class TensorBase {
 public:
@@ -109,6 +124,7 @@ public:
   Tensor to(TensorOptions options, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor toType(ScalarType dtype) const;
   Tensor detach() const;
   Tensor clone() const;
   Tensor sum() const;
@@ -133,6 +149,8 @@ Tensor operator*(const Tensor &, const Tensor &);
 Tensor operator*(const Tensor &, double);
 Tensor operator-(const Tensor &, const Tensor &);
 Tensor operator>(const Tensor &, double);
+Tensor operator/(const Tensor &, double);
+Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
 #define TORCHLINT_MINI_FACTORY(name)                                                              \
   Tensor name(IntArrayRef size, TensorOptions options = {});
 TORCHLINT_MINI_FACTORY(rand)
@@ -163,6 +181,9 @@ using c10::kCUDA;
 using c10::kFloat;
 using c10::kLong;
 using c10::kHalf;
+using c10::kFloat32;
+using c10::kByte;
+using c10::kU8;
 Tensor rand(IntArrayRef size, TensorOptions options = {});
 Tensor randn(IntArrayRef size, TensorOptions options = {});
 Tensor zeros(IntArrayRef size, TensorOptions options = {});

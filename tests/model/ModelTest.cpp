@@ -428,9 +428,193 @@ TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
   ASSERT_TRUE(Back);
   EXPECT_EQ(B.HostIfFields, Back->HostIfFields);
   EXPECT_TRUE(Back->IfProjectUsesCUDA);
+  EXPECT_TRUE(Back->IfWidenedHost.empty());
+  B.IfWidenedHost = {"c:@S@Camera@F@getImage#I#", "c:@S@Camera@FI@image"};
+  M = "msg" + encodeBasis(B);
+  Back = takeBasis(M);
+  ASSERT_TRUE(Back);
+  EXPECT_EQ("msg", M);
+  EXPECT_EQ(B.IfWidenedHost, Back->IfWidenedHost);
+  EXPECT_EQ(B.HostIfFields, Back->HostIfFields);
   std::string Plain = "no basis here";
   EXPECT_FALSE(takeBasis(Plain));
   EXPECT_EQ("no basis here", Plain);
+}
+
+const TensorFlow *flow(const TUSummary &S, const std::string &Name) {
+  for (const TensorFlow &F : S.Flows)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+std::vector<TensorSource::Kind> kinds(const TensorFlow *F) {
+  std::vector<TensorSource::Kind> K;
+  if (F)
+    for (const TensorSource &S : F->Sources)
+      K.push_back(S.K);
+  return K;
+}
+
+TEST(TUSummary, RecordsWhereReturnedAndStoredTensorsComeFrom) {
+  TUSummary S = summarize(R"(
+at::Tensor widen(unsigned char *p) {
+  at::Tensor t = torch::from_blob(p, {4, 4}, torch::kU8);
+  return (t.toType(torch::kFloat32) / 255.0);
+}
+at::Tensor other(int i);
+struct Cam {
+  at::Tensor image, raw;
+  std::unordered_map<int, at::Tensor> pyr;
+  virtual at::Tensor v();
+  void load(unsigned char *p) { image = widen(p); image = image.index({0}); raw = torch::rand({2}); }
+  at::Tensor get(int k) {
+    if (k < 1) return image;
+    if (pyr.find(k) != pyr.end()) return pyr[k];
+    at::Tensor t = widen(nullptr);
+    pyr[k] = t;
+    return t;
+  }
+  at::Tensor maybe(int i) { return i ? other(i) : v(); }
+};
+)", "/p/loader.cpp");
+  using K = TensorSource::Kind;
+  const TensorFlow *W = flow(S, "widen");
+  ASSERT_TRUE(W);
+  EXPECT_FALSE(W->IsField);
+  ASSERT_EQ(1u, W->Sources.size());
+  EXPECT_EQ(K::Widened, W->Sources[0].K);
+  EXPECT_EQ("Byte", W->Sources[0].From);
+  EXPECT_EQ("Float", W->Sources[0].To);
+  EXPECT_EQ("widen", W->Sources[0].In);
+  EXPECT_EQ(5u, W->Sources[0].Line); // the conversion (line 1 is the stub's include)
+  // The field: the call, and a view of itself; the map: what `pyr[k] = t` stores (t's value).
+  EXPECT_EQ((std::vector<K>{K::Call, K::Field}), kinds(flow(S, "Cam::image")));
+  EXPECT_TRUE(flow(S, "Cam::image")->IsField);
+  EXPECT_EQ((std::vector<K>{K::Call}), kinds(flow(S, "Cam::pyr")));
+  EXPECT_EQ((std::vector<K>{K::Unknown}), kinds(flow(S, "Cam::raw")));
+  EXPECT_EQ((std::vector<K>{K::Field, K::Field, K::Call}), kinds(flow(S, "Cam::get")));
+  EXPECT_EQ(flow(S, "Cam::image")->USR, flow(S, "Cam::get")->Sources[0].USR);
+  EXPECT_EQ(flow(S, "Cam::pyr")->USR, flow(S, "Cam::get")->Sources[1].USR);
+  EXPECT_EQ(W->USR, flow(S, "Cam::get")->Sources[2].USR);
+  // A call of a function defined nowhere here is still a call; a virtual call is unknown.
+  EXPECT_EQ((std::vector<K>{K::Call, K::Unknown}), kinds(flow(S, "Cam::maybe")));
+  // Through JSON and back.
+  std::string Err;
+  std::optional<TUSummary> Back = fromJson(toJson(S), Err);
+  ASSERT_TRUE(Back) << Err;
+  ASSERT_EQ(S.Flows.size(), Back->Flows.size());
+  for (size_t I = 0; I < S.Flows.size(); ++I) {
+    EXPECT_EQ(S.Flows[I].USR, Back->Flows[I].USR);
+    EXPECT_EQ(S.Flows[I].Name, Back->Flows[I].Name);
+    EXPECT_EQ(S.Flows[I].IsField, Back->Flows[I].IsField);
+    EXPECT_EQ(S.Flows[I].File, Back->Flows[I].File);
+    EXPECT_EQ(S.Flows[I].Line, Back->Flows[I].Line);
+    EXPECT_EQ(S.Flows[I].Sources, Back->Flows[I].Sources);
+  }
+}
+
+TensorSource widened(std::string From, std::string To, std::string In, unsigned Line) {
+  TensorSource S;
+  S.K = TensorSource::Kind::Widened;
+  S.From = std::move(From);
+  S.To = std::move(To);
+  S.In = std::move(In);
+  S.File = "/p/cv.cpp";
+  S.Line = Line;
+  return S;
+}
+TensorSource ref(TensorSource::Kind K, std::string USR) {
+  TensorSource S;
+  S.K = K;
+  S.USR = std::move(USR);
+  return S;
+}
+TensorFlow flowOf(std::string USR, bool Field, std::vector<TensorSource> Sources) {
+  TensorFlow F;
+  F.USR = USR;
+  F.Name = USR;
+  F.IsField = Field;
+  F.File = "/p/data.cpp";
+  F.Line = 1;
+  F.Sources = std::move(Sources);
+  return F;
+}
+
+TEST(ProjectModel, WidenedHostTensorsAcrossFunctionsAndFieldsIsAFixpoint) {
+  using K = TensorSource::Kind;
+  TUSummary A, B;
+  A.MainFile = "/p/a.cpp";
+  B.MainFile = "/p/b.cpp";
+  A.Flows = {
+      flowOf("toTensor", false, {widened("Byte", "Float", "toTensor", 48)}),
+      flowOf("toHalf", false, {widened("Byte", "Half", "toHalf", 9)}),
+      // The field: a widened image, or a view of itself (a cycle grounded in the call).
+      flowOf("image", true, {ref(K::Call, "toTensor"), ref(K::Field, "image")}),
+      flowOf("get", false, {ref(K::Field, "image"), ref(K::Field, "pyr"), ref(K::Call, "toTensor")}),
+      flowOf("pyr", true, {ref(K::Call, "toTensor")}),
+      // Unknown anywhere: not widened, nor what reads it.
+      flowOf("maybe", false, {ref(K::Call, "toTensor"), TensorSource{}}),
+      flowOf("viaMaybe", false, {ref(K::Call, "maybe")}),
+      // Calls a function defined in no TU.
+      flowOf("external", false, {ref(K::Call, "nowhere")}),
+      // Two wide dtypes: not one conversion.
+      flowOf("both", false, {ref(K::Call, "toTensor"), ref(K::Call, "toHalf")}),
+      // A cycle with no widening in it holds no tensor of its own.
+      flowOf("ping", false, {ref(K::Call, "pong")}),
+      flowOf("pong", false, {ref(K::Call, "ping")}),
+      // Widened in this TU, written with something else in another.
+      flowOf("mixed", true, {ref(K::Call, "toTensor")}),
+  };
+  B.Flows = {flowOf("mixed", true, {TensorSource{}}), flowOf("pyr", true, {ref(K::Call, "get")})};
+  ProjectModel M = merged({A, B});
+  for (const char *U : {"toTensor", "image", "get", "pyr"}) {
+    std::optional<Widening> W = M.widenedHost(U);
+    ASSERT_TRUE(W) << U;
+    EXPECT_EQ("Byte", W->From);
+    EXPECT_EQ("Float", W->To);
+    EXPECT_EQ("toTensor", W->In);
+    EXPECT_EQ(48u, W->Line);
+  }
+  EXPECT_TRUE(M.widenedHost("toHalf"));
+  for (const char *U : {"maybe", "viaMaybe", "external", "nowhere", "both", "ping", "pong", "mixed"})
+    EXPECT_FALSE(M.widenedHost(U)) << U;
+  EXPECT_EQ("the field image (data.cpp)", M.flowName("image"));
+  EXPECT_EQ("get() (data.cpp)", M.flowName("get"));
+
+  // A copy conditional on them: kept with the placeholders filled in, or dropped.
+  HotBasis Basis;
+  Basis.K = HotBasis::Loop;
+  Basis.FunctionUSR = "c:@F@main#";
+  Basis.File = "/p/a.cpp";
+  Basis.Line = 2;
+  Basis.Column = 3;
+  Basis.Why = "in the loop at line 2 of main()";
+  auto Resolve = [&](std::vector<std::string> USRs, std::string *Message = nullptr) {
+    Finding F;
+    Basis.IfWidenedHost = std::move(USRs);
+    F.Message = std::string(WidenedWhat) + " and is copied here: " + WidenedFactor + " times; copy the " +
+                WidenedFrom + " tensor" + encodeBasis(Basis);
+    bool Keep = M.resolve(F);
+    if (Message)
+      *Message = F.Message;
+    return Keep;
+  };
+  std::string Msg;
+  EXPECT_TRUE(Resolve({"get"}, &Msg));
+  EXPECT_EQ("the float32 tensor from get() (data.cpp) was converted from uint8 on the host (in toTensor(), "
+            "cv.cpp:48) and is copied here: 4 times; copy the uint8 tensor (in the loop at line 2 of main())",
+            Msg);
+  EXPECT_TRUE(Resolve({"image", "pyr"}, &Msg));
+  EXPECT_NE(std::string::npos, Msg.find("from the field image (data.cpp) and the field pyr (data.cpp) was"));
+  EXPECT_TRUE(Resolve({"toHalf"}, &Msg));
+  EXPECT_NE(std::string::npos, Msg.find("2 times"));
+  EXPECT_FALSE(Resolve({"get", "maybe"}));
+  EXPECT_FALSE(Resolve({"mixed"}));
+  EXPECT_FALSE(Resolve({"get", "toHalf"})); // two wide dtypes
+  EXPECT_FALSE(Resolve({"nowhere"}));
+  // Decided by the flows even where nothing in the project trains (as IfProjectUsesCUDA is).
+  EXPECT_FALSE(M.hasStepLoops());
 }
 
 TEST(SummariesJson, OneArrayForReportsAndTheIndexLeavingMalformedSummariesOut) {

@@ -114,15 +114,33 @@ class ProjectModel(unittest.TestCase):
             self.assertTrue(related[1]["physicalLocation"]["artifactLocation"]["uri"].endswith("train.cpp"))
             self.assertEqual(14, related[1]["physicalLocation"]["region"]["startLine"])
 
-    def tidy(self, root, path, **env):
+    def tidy(self, root, path, check="torch-sync-item", **env):
         environ = {k: v for k, v in os.environ.items() if k != "TORCHLINT_INDEX"}
         environ.update(env)
-        p = subprocess.run(["clang-tidy-19", "-load", PLUGIN, "-checks=-*,torch-sync-item", "-p",
+        p = subprocess.run(["clang-tidy-19", "-load", PLUGIN, "-checks=-*," + check, "-p",
                             os.path.join(root, "build"), path], capture_output=True, text=True, env=environ)
         found = sorted(set((os.path.basename(m.group(1)), int(m.group(2)))
-                           for m in re.finditer(r"^(\S+):(\d+):\d+: (?:warning|remark): .*\[torch-sync-item\]$",
+                           for m in re.finditer(r"^(\S+):(\d+):\d+: (?:warning|remark): .*\[%s\]$" % re.escape(check),
                                                 p.stdout, re.M)))
         return found, p.stdout, p.stderr
+
+    def test_the_index_carries_widened_host_tensors_to_the_plugin(self):
+        if not PLUGIN or not os.path.isfile(PLUGIN) or not shutil.which("clang-tidy-19"):
+            self.skipTest("no plugin or no clang-tidy-19")
+        with tempfile.TemporaryDirectory() as root:
+            src, expected = lay_out("host_widened", root)
+            train = os.path.join(src, "train.cpp")
+            check = "torch-host-convert-then-copy"
+            found, _, _ = self.tidy(root, train, check)
+            self.assertEqual([], found, "without an index: nothing to decide it with")
+            p = subprocess.run([TORCHLINT, "index", "-p", os.path.join(root, "build")], capture_output=True,
+                               text=True, env=dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache")))
+            self.assertEqual(0, p.returncode, p.stderr)
+            found, out, err = self.tidy(root, train, check)
+            self.assertEqual(sorted((w["file"], w["line"]) for w in expected["project"]), found, out + err)
+            self.assertIn("was converted from uint8 on the host (in imageToTensor(), loader.cpp:5)", out)
+            self.assertNotIn("\x1c", out, "the placeholders are filled in")
+            self.assertNotIn("\x1f", out, "the basis marker is stripped")
 
     def test_torchlint_index_feeds_the_clang_tidy_plugin(self):
         if not PLUGIN or not os.path.isfile(PLUGIN) or not shutil.which("clang-tidy-19"):

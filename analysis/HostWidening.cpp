@@ -1,0 +1,278 @@
+#include "analysis/HostWidening.h"
+#include "analysis/DeviceProvenance.h"
+#include "analysis/LocalDataflow.h"
+#include "analysis/TensorDtype.h"
+#include "analysis/TorchTypes.h"
+#include "core/Recovery.h"
+#include "utils/ExprStrip.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace torchlint {
+
+namespace {
+/// Methods that keep values and only change the view (shape, strides): the same on either side
+/// of the copy.
+bool isViewStep(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases("permute", "unsqueeze", "squeeze", "view", "reshape", "flatten", "transpose", true)
+      .Cases("contiguous", "clone", "narrow", "slice", "select", "t", true)
+      .Default(false);
+}
+/// Elementwise arithmetic with a scalar: IEEE-rounded the same on the CPU and the GPU.
+bool isScalarArith(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N).Cases("div", "mul", "sub", "add", "div_", "mul_", "sub_", "add_", true).Default(false);
+}
+/// Methods whose result has the dtype and the device of their object (for origins): the views,
+/// indexing, detach().
+bool keepsDtypeAndDevice(llvm::StringRef N) {
+  return isViewStep(N) || N == "index" || N == "detach" || N == "expand" || N == "repeat";
+}
+
+/// `.to(device...)`: a copy, not a conversion (arguments as written: TensorOptions(kCUDA) too).
+bool copiesToDevice(const CXXMemberCallExpr *Call) {
+  if (!Call || Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
+    return false;
+  const Expr *E = Call->getArg(0);
+  while (E) {
+    E = E->IgnoreImplicit();
+    const auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid() && CE->getNumArgs() >= 1) {
+      E = CE->getArg(0);
+      continue;
+    }
+    break;
+  }
+  return E && isDeviceLikeType(E->getType());
+}
+
+bool userFunction(const FunctionDecl *FD, const ASTContext &Ctx) {
+  return FD && !isTorchDecl(FD) && !isLibraryLocation(Ctx.getSourceManager(), FD->getLocation()) &&
+         isTensorType(FD->getReturnType().getNonReferenceType());
+}
+
+const FieldDecl *fieldOf(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+}
+
+bool holdsTensors(const FieldDecl *FD) {
+  return FD && (isTensorContainerType(FD->getType()) || isTensorMapType(FD->getType()));
+}
+
+struct OriginWalker {
+  ASTContext &Ctx;
+  std::vector<TensorOrigin> &Out;
+  const Expr *Skip;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+
+  void add(TensorOrigin O) {
+    for (const TensorOrigin &P : Out)
+      if (P.K == O.K && P.K != TensorOrigin::Widened && P.Callee == O.Callee && P.Field == O.Field)
+        return;
+    Out.push_back(std::move(O));
+  }
+  void unknown() { add(TensorOrigin{}); }
+
+  void walk(const Expr *E, unsigned Depth) {
+    if (!E || Depth > 16)
+      return unknown();
+    E = stripCopies(E);
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      walk(C->getTrueExpr(), Depth + 1);
+      walk(C->getFalseExpr(), Depth + 1);
+      return;
+    }
+    TensorOrigin O;
+    if (walkWideningChain(E, Ctx, O.Chain)) {
+      O.K = TensorOrigin::Widened;
+      Out.push_back(std::move(O));
+      return;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD || isa<ParmVarDecl>(VD))
+        return unknown();
+      if (!Seen.insert(VD).second)
+        return; // a value of the local made from itself (`t = t.contiguous()`): its other values decide
+      const VarValues &V = valuesOf(VD, Ctx);
+      if (!V.Known)
+        return unknown();
+      bool Any = false;
+      for (const Expr *Val : V.Values) {
+        if (Skip && stripCopies(Val) == stripCopies(Skip))
+          continue;
+        Any = true;
+        walk(Val, Depth + 1);
+      }
+      if (!Any)
+        unknown(); // only default-constructed: no tensor of its own
+      return;
+    }
+    if (const FieldDecl *FD = fieldOf(E); FD && isTensorType(FD->getType())) {
+      O.K = TensorOrigin::FieldRead;
+      O.Field = FD;
+      return add(O);
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+        const Expr *Base = Op->getArg(0);
+        if (const FieldDecl *FD = fieldOf(Base); holdsTensors(FD)) {
+          O.K = TensorOrigin::FieldRead; // an element of a field holding tensors
+          O.Field = FD;
+          return add(O);
+        }
+        if (isTensorType(Base->getType()))
+          return walk(Base, Depth + 1); // t[i]: a view of t
+      }
+      return unknown();
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (!MD || !Obj)
+        return unknown();
+      if (MD->getDeclName().isIdentifier() && isTensorType(Obj->getType()) && isTorchDecl(MD)) {
+        if (keepsDtypeAndDevice(MD->getName()))
+          return walk(Obj, Depth + 1);
+        return unknown();
+      }
+      if (const FieldDecl *FD = fieldOf(Obj); holdsTensors(FD) && MD->getDeclName().isIdentifier() &&
+                                              llvm::is_contained({"at", "back", "front"}, MD->getName())) {
+        O.K = TensorOrigin::FieldRead;
+        O.Field = FD;
+        return add(O);
+      }
+      if (MD->isVirtual()) {
+        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts());
+        if (!ME || !ME->hasQualifier())
+          return unknown(); // dispatched: an override may return anything
+      }
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!userFunction(FD, Ctx))
+        return unknown();
+      O.K = TensorOrigin::UserCall;
+      O.Callee = FD;
+      return add(O);
+    }
+    unknown();
+  }
+};
+
+class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
+public:
+  std::vector<const Expr *> Values;
+  bool Any = false;
+  bool TraverseLambdaExpr(LambdaExpr *, DataRecursionQueue * = nullptr) { return true; }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    Any = true;
+    Values.push_back(R->getRetValue());
+    return true;
+  }
+};
+} // namespace
+
+bool walkWideningChain(const Expr *E, ASTContext &Ctx, WideningChain &Out) {
+  bool Widened = false;
+  std::string To;
+  const Expr *Conversion = nullptr;
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    E = stripTemporaries(E);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      // `t / 255.0`, `t * s`: arithmetic with a scalar (the tensor on the left).
+      OverloadedOperatorKind K = Op->getOperator();
+      if (Op->getNumArgs() == 2 && (K == OO_Slash || K == OO_Star || K == OO_Minus || K == OO_Plus) &&
+          isTensorType(Op->getArg(0)->getType()) && !isTensorType(stripCopies(Op->getArg(1))->getType())) {
+        Out.Fixable = false;
+        E = Op->getArg(0);
+        ++Out.Steps;
+        continue;
+      }
+      break;
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+    if (!MC)
+      break;
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!MD || !Obj || !MD->getDeclName().isIdentifier() || !isTensorType(Obj->getType()))
+      break;
+    llvm::StringRef N = MD->getName();
+    if (N == "to" || N == "toType" || N == "float" || N == "half" || N == "double") {
+      if (N == "to" && copiesToDevice(MC))
+        break; // an earlier copy: the chain starts after it
+      std::string T = scalarTypeOf(MC, Ctx);
+      if (T.empty())
+        return false;
+      if (To.empty()) {
+        To = T; // the outermost conversion is what is copied
+        Conversion = MC;
+      }
+      Widened = true;
+      for (unsigned I = 1; I < MC->getNumArgs(); ++I)
+        if (!isa<CXXDefaultArgExpr>(MC->getArg(I)))
+          Out.Fixable = false;
+    } else if (isViewStep(N)) {
+    } else if (isScalarArith(N)) {
+      for (const Expr *A : MC->arguments())
+        if (isTensorType(stripCopies(A)->getType()))
+          return false; // arithmetic with another tensor: that one would have to move too
+    } else {
+      break;
+    }
+    ++Out.Steps;
+    E = Obj;
+  }
+  if (!Widened)
+    return false;
+  std::string From = scalarTypeOf(E, Ctx);
+  unsigned FromSize = scalarTypeSize(From), ToSize = scalarTypeSize(To);
+  if (!FromSize || !ToSize || ToSize <= FromSize)
+    return false; // float source data, or a narrowing conversion: converting first is right
+  if (deviceOf(E, Ctx) != DeviceKind::CPU)
+    return false; // already on the device, or not known to be on the host
+  Out.Root = E;
+  Out.Conversion = Conversion;
+  Out.From = From;
+  Out.To = To;
+  return true;
+}
+
+std::string dtypeWord(llvm::StringRef T) {
+  return llvm::StringSwitch<std::string>(T)
+      .Case("Byte", "uint8")
+      .Case("Char", "int8")
+      .Case("Bool", "bool")
+      .Case("Short", "int16")
+      .Case("Half", "float16")
+      .Case("BFloat16", "bfloat16")
+      .Case("Int", "int32")
+      .Case("Float", "float32")
+      .Case("Long", "int64")
+      .Case("Double", "float64")
+      .Default(T.lower());
+}
+
+void originsOf(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin> &Out, const Expr *Skip) {
+  OriginWalker W{Ctx, Out, Skip, {}};
+  W.walk(E, 0);
+}
+
+std::vector<TensorOrigin> returnOriginsOf(const FunctionDecl *FD, ASTContext &Ctx) {
+  std::vector<TensorOrigin> Out;
+  if (!FD || !FD->getBody())
+    return Out;
+  ReturnCollector R;
+  R.TraverseStmt(FD->getBody());
+  for (const Expr *V : R.Values)
+    originsOf(V, Ctx, Out);
+  return Out;
+}
+
+} // namespace torchlint

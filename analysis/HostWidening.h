@@ -1,0 +1,56 @@
+// Host-side widening, and where a tensor comes from. A widening chain is a narrow tensor provably
+// on the host (uint8, int8, bool, int16: `from_blob(..., kByte)`, a factory with that dtype,
+// `.to(kByte)`, locals all of whose values are such) converted to a wider dtype (`.to(kFloat)`,
+// `.toType(kFloat32)`, `.float()`) with views and scalar arithmetic around the conversion
+// (`.permute(...)`, `.div(255)`, `/ 255.0f`): torch-host-convert-then-copy reports such a chain when
+// it is copied to the device per step. The origins of a tensor expression say where its values come
+// from across functions: such a chain written here, a call of a user function (its return values),
+// a read of a field (a tensor field, or an element of a field holding tensors), or something else
+// (unknown); locals are followed through their values (LocalDataflow.h valuesOf), and steps that
+// keep dtype and device (views, indexing, clone) through their object. The project model
+// (model/TUSummary.h) records the origins of what each function returns and each field holds, and
+// decides across files which are widened host tensors. Decisions come from the AST, never from names.
+#pragma once
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include <string>
+#include <vector>
+
+namespace torchlint {
+
+struct WideningChain {
+  const clang::Expr *Root = nullptr;       // the narrow host tensor
+  const clang::Expr *Conversion = nullptr; // the outermost widening conversion (`.toType(kFloat32)`)
+  std::string From, To;                    // dtypes before and after it ("Byte", "Float")
+  bool Fixable = true;                     // every step can move to the device unchanged
+  unsigned Steps = 0;
+};
+
+/// Walks down `root.step().step()...` from E to the first expression that is not a step (a view,
+/// scalar arithmetic, a dtype conversion). False when E contains no widening conversion of a
+/// narrow tensor provably on the host; an earlier copy (`.to(device)`) ends the walk.
+bool walkWideningChain(const clang::Expr *E, clang::ASTContext &Ctx, WideningChain &Out);
+
+/// "uint8" for "Byte", "float32" for "Float": a ScalarType's name as users write dtypes.
+std::string dtypeWord(llvm::StringRef ScalarType);
+
+struct TensorOrigin {
+  enum Kind { Widened, UserCall, FieldRead, Unknown };
+  Kind K = Unknown;
+  WideningChain Chain;                          // Widened
+  const clang::FunctionDecl *Callee = nullptr; // UserCall: a user function returning a tensor
+  const clang::FieldDecl *Field = nullptr;     // FieldRead: a tensor field or a field holding tensors
+};
+
+/// Where the tensor values of E come from (appended to Out, without duplicates of a call or a field).
+/// Skip: a value of a local not to count (the copy `x = x.to(device)` whose object is being asked about).
+void originsOf(const clang::Expr *E, clang::ASTContext &Ctx, std::vector<TensorOrigin> &Out,
+               const clang::Expr *Skip = nullptr);
+
+/// The origins of what FD returns (its return statements, not those of lambdas in it); FD has a
+/// body and returns a tensor. Empty when it has no return statement with a value.
+std::vector<TensorOrigin> returnOriginsOf(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+
+} // namespace torchlint
