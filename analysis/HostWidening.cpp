@@ -67,7 +67,6 @@ bool holdsTensors(const FieldDecl *FD) {
 struct OriginWalker {
   ASTContext &Ctx;
   std::vector<TensorOrigin> &Out;
-  const Expr *Skip;
   llvm::SmallPtrSet<const VarDecl *, 8> Seen;
 
   void add(TensorOrigin O) {
@@ -104,8 +103,6 @@ struct OriginWalker {
         return unknown();
       bool Any = false;
       for (const Expr *Val : V.Values) {
-        if (Skip && stripCopies(Val) == stripCopies(Skip))
-          continue;
         Any = true;
         walk(Val, Depth + 1);
       }
@@ -259,8 +256,8 @@ std::string dtypeWord(llvm::StringRef T) {
       .Default(T.lower());
 }
 
-void originsOf(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin> &Out, const Expr *Skip) {
-  OriginWalker W{Ctx, Out, Skip, {}};
+void originsOf(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin> &Out) {
+  OriginWalker W{Ctx, Out, {}};
   W.walk(E, 0);
 }
 

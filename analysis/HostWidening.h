@@ -45,9 +45,7 @@ struct TensorOrigin {
 };
 
 /// Where the tensor values of E come from (appended to Out, without duplicates of a call or a field).
-/// Skip: a value of a local not to count (the copy `x = x.to(device)` whose object is being asked about).
-void originsOf(const clang::Expr *E, clang::ASTContext &Ctx, std::vector<TensorOrigin> &Out,
-               const clang::Expr *Skip = nullptr);
+void originsOf(const clang::Expr *E, clang::ASTContext &Ctx, std::vector<TensorOrigin> &Out);
 
 /// The origins of what FD returns (its return statements, not those of lambdas in it); FD has a
 /// body and returns a tensor. Empty when it has no return statement with a value.

@@ -24,6 +24,7 @@ public:
 
   /// Classifies one use of VD (a DeclRefExpr or, for a field, a MemberExpr) found elsewhere.
   void use(const Expr *E) {
+    Current = E;
     if (!Escaped)
       classify(E, Elements);
   }
@@ -39,15 +40,22 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (DRE->getDecl() != VD || Escaped)
       return true;
+    Current = DRE;
     classify(DRE, Elements);
     return true;
   }
 
 private:
-  void escape() { Escaped = true; }
+  void escape() {
+    if (!Escaped && Current)
+      EscapedAt = Current->getBeginLoc();
+    Escaped = true;
+  }
+  const Expr *Current = nullptr; // the use being classified
 
 public:
   bool Escaped = false;
+  clang::SourceLocation EscapedAt; // the use that made it escape
 
 private:
   /// Container: Use is the container itself (Elements mode), whose uses are classified as the
@@ -186,6 +194,10 @@ private:
         return;
       if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P); BO && BO->isEqualityOp())
         return;
+      if (const auto *RW = dyn_cast_or_null<CXXRewrittenBinaryOperator>(P);
+          RW && (RW->getOperator() == BO_EQ || RW->getOperator() == BO_NE))
+        return; // C++20: `a != b` rewritten as `!(a == b)`
+
     }
     if (MD->isConst() || llvm::is_contained({"clear", "reserve", "pop_back", "pop_front", "shrink_to_fit", "begin",
                                              "end", "size", "empty"},
@@ -430,6 +442,8 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
     // Escaped, or a range-for loop variable (its initializer is the iterator's *).
     if (F.Escaped || F.RangeFor)
       V.Known = false;
+    if (F.Escaped && !F.RangeFor)
+      V.EscapedAt = F.EscapedAt;
   } else {
     V.Written = true;
   }

@@ -22,6 +22,10 @@ struct VarValues {
   bool DefaultInit = false;
   /// True when a local variable or parameter is assigned or escapes after its initialization.
   bool Written = false;
+  /// For a local that escapes (Known false): the use that made it escape (a call taking it by
+  /// non-const reference, its address taken). Values assigned before it in the same pass through
+  /// the variable's scope are still all it holds there; Values lists those seen before it.
+  clang::SourceLocation EscapedAt;
 };
 
 /// The values local variable VD can hold (cached per variable for the TU).

@@ -78,20 +78,28 @@ void HostConvertThenCopyCheck::checkCopyFromElsewhere(const CXXMemberCallExpr *C
   // Only the project model knows what functions and fields of other files hold.
   if (!projectMode())
     return;
-  // `gt = gt.to(device)`: the copy assigned back is no value the copy reads, when the variable
-  // is made anew for each step (declared in the loop around the copy, or in the function the step
-  // calls).
-  const Expr *Skip = nullptr;
-  if (VD) {
-    const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
-    const Stmt *Loop = HC.enclosingLoop(Call);
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (!Loop || (SM.isBeforeInTranslationUnit(Loop->getBeginLoc(), VD->getLocation()) &&
-                  SM.isBeforeInTranslationUnit(VD->getLocation(), Loop->getEndLoc())))
-      Skip = Call;
-  }
   std::vector<TensorOrigin> Origins;
-  originsOf(Obj, Ctx, Origins, Skip);
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Loop = HC.enclosingLoop(Call);
+  // A local made anew on each pass through the code that copies it (declared in the loop around
+  // the copy, with no loop between, or in a function with no loop around the copy): it holds at
+  // the copy only what was assigned to it before the copy. `gt = gt.to(device)` (the copy
+  // assigned back) and what happens to it after the copy (`loss(rgb, gt)` by non-const
+  // reference) do not count.
+  bool Fresh = VD && VD->hasLocalStorage() && VD->getDeclContext() == HC.enclosingFunction(Call) &&
+               (!Loop || (SM.isBeforeInTranslationUnit(Loop->getBeginLoc(), VD->getLocation()) &&
+                          SM.isBeforeInTranslationUnit(VD->getLocation(), Loop->getEndLoc())));
+  if (Fresh) {
+    const VarValues &V = valuesOf(VD, Ctx);
+    if (!V.Known && !(V.EscapedAt.isValid() && SM.isBeforeInTranslationUnit(Call->getEndLoc(), V.EscapedAt)))
+      return;
+    for (const Expr *Val : V.Values)
+      if (stripCopies(Val) != Call && SM.isBeforeInTranslationUnit(Val->getBeginLoc(), Call->getBeginLoc()))
+        originsOf(Val, Ctx, Origins);
+  } else {
+    originsOf(Obj, Ctx, Origins);
+  }
   if (Origins.empty())
     return;
   for (const TensorOrigin &O : Origins) {

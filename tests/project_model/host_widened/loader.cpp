@@ -32,3 +32,7 @@ at::Tensor Camera::getMaybe(int i) {
     return image;
   return readAny(i);
 }
+
+at::Tensor lossOf(at::Tensor &gt) { return gt.mean(); }
+
+void fill(at::Tensor &t) { t = torch::rand({4, 4}); }

@@ -10,6 +10,8 @@ struct Image {
 at::Tensor imageToTensor(const Image &img); // uint8 -> float32, on the host
 at::Tensor readFloat(const Image &img);     // float32 data: nothing is widened
 at::Tensor readAny(int i);                  // defined in no file of the project
+at::Tensor lossOf(at::Tensor &gt);          // takes a non-const reference (loader.cpp)
+void fill(at::Tensor &t);                   // writes t (loader.cpp)
 
 struct Camera {
   at::Tensor image;                             // widened images only (and views of them)

@@ -29,7 +29,10 @@ int main() {
     at::Tensor m = cam.getMaybe(step).to(device);  // one source not known
     at::Tensor x = cam.mixed.to(device);           // also holds a device tensor
     at::Tensor p = cam.plain.to(device);           // also holds a float tensor never converted
-    at::Tensor loss = net.forward(gt + direct + field + d + m + x + p + first).mean();
+    at::Tensor e = cam.getImage(2);
+    fill(e);
+    e = e.to(device);                              // written by fill() before the copy: not known
+    at::Tensor loss = net.forward(gt + direct + field + d + m + x + p + e + first).mean() + lossOf(gt);
     loss.backward();
     opt.step();
   }
