@@ -319,11 +319,7 @@ bool readsOnlyDetached(const ValueDecl *D, const FunctionDecl *FD) {
       Walk(C);
   };
   Walk(FD->getBody());
-  unsigned AllowedUses = 0;
-  for (const Stmt *S : Allowed)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
-      ++AllowedUses;
-  return Uses > 0 && AllowedUses == Uses;
+  return Uses > 0 && Allowed.size() == Uses; // Allowed holds references to D only
 }
 
 /// True when the code around Site is a training step: the innermost loop around it in its

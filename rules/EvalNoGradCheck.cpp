@@ -204,8 +204,6 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
 }
 
 namespace {
-bool isLoopStmt(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
-
 /// A call of FD's body with the loops around it (innermost last). Lambda bodies are not FD's code.
 struct CallSite {
   const CallExpr *Call;
@@ -216,7 +214,7 @@ void collectCalls(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Loops, std
     return;
   if (const auto *C = dyn_cast<CallExpr>(S))
     Out.push_back({C, {Loops.begin(), Loops.end()}});
-  bool Loop = isLoopStmt(S);
+  bool Loop = isLoopStatement(S); // HotCode's: not the `do { } while (0)` of macros
   if (Loop)
     Loops.push_back(S);
   for (const Stmt *Ch : S->children())
