@@ -41,6 +41,9 @@ struct HotContext {
   /// every TU (model/ProjectModel.h widenedHost), and fills in the message's placeholders
   /// (model/HotBasis.h WidenedWhat).
   std::vector<const clang::NamedDecl *> IfWidenedHost;
+  /// The statement is inside a loop of its own function (set by TorchCheck::hotContext for the
+  /// project model: code reached once per logging interval runs more often when it sits in one).
+  bool InLoop = false;
 };
 
 /// The body of a unit test: TestBody() of a GoogleTest test (a class deriving from

@@ -14,7 +14,7 @@ namespace torchlint {
 namespace {
 
 /// `a % N == 0` (either side), possibly as one operand of `&&`.
-const Expr *moduloTest(const Expr *Cond) {
+const BinaryOperator *moduloTest(const Expr *Cond) {
   if (!Cond)
     return nullptr;
   Cond = Cond->IgnoreParenImpCasts();
@@ -22,7 +22,7 @@ const Expr *moduloTest(const Expr *Cond) {
   if (!BO)
     return nullptr;
   if (BO->getOpcode() == BO_LAnd) {
-    if (const Expr *L = moduloTest(BO->getLHS()))
+    if (const BinaryOperator *L = moduloTest(BO->getLHS()))
       return L;
     return moduloTest(BO->getRHS());
   }
@@ -36,6 +36,56 @@ const Expr *moduloTest(const Expr *Cond) {
   if ((IsRem(BO->getLHS()) && IsConst(BO->getRHS())) || (IsRem(BO->getRHS()) && IsConst(BO->getLHS())))
     return BO;
   return nullptr;
+}
+
+const IntegerLiteral *integerLiteral(const Expr *E) { return dyn_cast<IntegerLiteral>(E->IgnoreParenImpCasts()); }
+
+const VarDecl *variableOf(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+/// Test (`i % N == c`) is true at most once per run of the loop around At that counts i from 0
+/// to below K <= N (`for (int i = 0; i < 5; ++i) if (i % 5 == 0)`): it only picks one iteration
+/// of that loop, not one step in N.
+bool oncePerLoopRun(const BinaryOperator *Test, const Stmt *At, const HotCodeAnalysis &HC) {
+  const auto *Rem = dyn_cast<BinaryOperator>(Test->getLHS()->IgnoreParenImpCasts());
+  if (!Rem || Rem->getOpcode() != BO_Rem)
+    Rem = dyn_cast<BinaryOperator>(Test->getRHS()->IgnoreParenImpCasts());
+  const IntegerLiteral *N = Rem ? integerLiteral(Rem->getRHS()) : nullptr;
+  const VarDecl *I = Rem ? variableOf(Rem->getLHS()) : nullptr;
+  if (!N || !I)
+    return false;
+  const Stmt *P = HC.parentOf(At);
+  while (P && !isLoopStatement(P))
+    P = HC.parentOf(P);
+  const auto *For = dyn_cast_or_null<ForStmt>(P);
+  if (!For || !For->getInit() || !For->getCond())
+    return false;
+  // The counter starts at 0: `int i = 0` or `i = 0`.
+  bool FromZero = false;
+  if (const auto *DS = dyn_cast<DeclStmt>(For->getInit())) {
+    if (DS->isSingleDecl() && DS->getSingleDecl() == I && I->getInit())
+      if (const IntegerLiteral *Z = integerLiteral(I->getInit()))
+        FromZero = Z->getValue() == 0;
+  } else if (const auto *A = dyn_cast<BinaryOperator>(For->getInit())) {
+    if (A->getOpcode() == BO_Assign && variableOf(A->getLHS()) == I)
+      if (const IntegerLiteral *Z = integerLiteral(A->getRHS()))
+        FromZero = Z->getValue() == 0;
+  }
+  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!FromZero || !Cond || variableOf(Cond->getLHS()) != I)
+    return false;
+  const IntegerLiteral *K = integerLiteral(Cond->getRHS());
+  if (!K)
+    return false;
+  uint64_t Trips = K->getValue().getLimitedValue();
+  if (Cond->getOpcode() == BO_LE)
+    ++Trips;
+  else if (Cond->getOpcode() != BO_LT)
+    return false;
+  return Trips <= N->getValue().getLimitedValue();
 }
 
 } // namespace
@@ -52,13 +102,12 @@ bool insideAssert(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
-static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth,
-                                                 bool ThroughCalls = true);
+static std::optional<RarePath> rarePath(const Stmt *S, ASTContext &Ctx, unsigned Depth, bool ThroughCalls = true);
 
 /// S is in a function's body outside any loop of it: rare when every hot call of the function in
 /// the TU is (a helper called only from a logging branch, `if (step % 500 == 0) sample(model);`,
-/// and perhaps once per epoch).
-static std::optional<std::string> rareThroughCalls(const Stmt *S, ASTContext &Ctx, unsigned Depth) {
+/// and perhaps once per epoch); once per logging interval when every such call is.
+static std::optional<RarePath> rareThroughCalls(const Stmt *S, ASTContext &Ctx, unsigned Depth) {
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   const FunctionDecl *FD = HC.enclosingFunction(S);
   if (!FD || Depth >= 3 || HC.referencedOtherThanCalled(FD))
@@ -66,33 +115,41 @@ static std::optional<std::string> rareThroughCalls(const Stmt *S, ASTContext &Ct
   std::vector<const Expr *> Calls = HC.callsOf(FD);
   if (Calls.empty())
     return std::nullopt;
-  std::optional<std::string> First;
+  std::optional<RarePath> First;
+  bool Once = true;
   for (const Expr *Call : Calls) {
     if (!HC.whyHot(Call))
       continue; // a call in set-up or once per epoch makes nothing hot
-    std::optional<std::string> R = rarePathReason(Call, Ctx, Depth + 1);
+    std::optional<RarePath> R = rarePath(Call, Ctx, Depth + 1);
     if (!R)
       return std::nullopt;
+    Once = Once && R->OncePerInterval;
     if (!First)
       First = R;
   }
   if (!First)
     return std::nullopt;
-  std::string Reason = *First;
+  std::string Reason = First->Reason;
   if (llvm::StringRef(Reason).starts_with("it "))
     Reason = Reason.substr(3);
-  return "every call of " + HC.describe(FD) + " " + Reason;
+  return RarePath{"every call of " + HC.describe(FD) + " " + Reason, Once};
 }
 
-std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) { return rarePathReason(S, Ctx, 0); }
+std::optional<RarePath> rarePath(const Stmt *S, ASTContext &Ctx) { return rarePath(S, Ctx, 0); }
 
-std::optional<std::string> localRarePathReason(const Stmt *S, ASTContext &Ctx) {
-  return rarePathReason(S, Ctx, 0, /*ThroughCalls=*/false);
+std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx) {
+  if (std::optional<RarePath> R = rarePath(S, Ctx))
+    return R->Reason;
+  return std::nullopt;
 }
 
-static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx, unsigned Depth, bool ThroughCalls) {
+std::optional<RarePath> localRarePath(const Stmt *S, ASTContext &Ctx) {
+  return rarePath(S, Ctx, 0, /*ThroughCalls=*/false);
+}
+
+static std::optional<RarePath> rarePath(const Stmt *S, ASTContext &Ctx, unsigned Depth, bool ThroughCalls) {
   if (insideAssert(S, Ctx))
-    return std::string("it is inside assert(), which NDEBUG (release) builds compile out");
+    return RarePath{"it is inside assert(), which NDEBUG (release) builds compile out", false};
   const SourceManager &SM = Ctx.getSourceManager();
   // The hot-code analysis' parent map of user code (a function body's parent is null; a
   // variable's initializer has its DeclStmt as parent).
@@ -104,18 +161,19 @@ static std::optional<std::string> rarePathReason(const Stmt *S, ASTContext &Ctx,
       return ThroughCalls ? rareThroughCalls(S, Ctx, Depth) : std::nullopt;
     if (const auto *BO = dyn_cast<BinaryOperator>(P))
       if (BO->getOpcode() == BO_LAnd && Prev == BO->getRHS())
-        if (const Expr *Test = moduloTest(BO->getLHS())) {
+        if (const BinaryOperator *Test = moduloTest(BO->getLHS()); Test && !oncePerLoopRun(Test, P, HC)) {
           std::string Text = sourceText(Test, Ctx);
-          return "it only runs when `" + Text + "` (short-circuit `&&`)";
+          return RarePath{"it only runs when `" + Text + "` (short-circuit `&&`)", true};
         }
     if (isLoopStatement(P) || isa<LambdaExpr>(P))
       return std::nullopt;
     if (const auto *If = dyn_cast<IfStmt>(P)) {
       if (Prev == If->getThen())
-        if (const Expr *Test = moduloTest(If->getCond())) {
+        if (const BinaryOperator *Test = moduloTest(If->getCond()); Test && !oncePerLoopRun(Test, If, HC)) {
           std::string Text = sourceText(Test, Ctx);
           unsigned Line = SM.getPresumedLineNumber(SM.getExpansionLoc(If->getBeginLoc()));
-          return "it only runs in the logging branch `if (" + Text + ")` at line " + std::to_string(Line);
+          return RarePath{"it only runs in the logging branch `if (" + Text + ")` at line " + std::to_string(Line),
+                          true};
         }
     }
     Prev = P;

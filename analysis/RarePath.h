@@ -1,7 +1,9 @@
 // Code inside hot code that still does not run on every step: a logging branch
 // (`if (step % N == 0)`, also inside `&&`) or the argument of assert() (compiled out under
-// NDEBUG). Checks report such code at remark level with this reason. AT_ASSERT, TORCH_CHECK and
-// TORCH_INTERNAL_ASSERT are not compiled out and do not count.
+// NDEBUG). The sync checks say nothing of code that runs once per logging interval (what their
+// advice asks for) and report the rest (assert(), a loop below a logging branch reached through
+// calls) at remark level with this reason. AT_ASSERT, TORCH_CHECK and TORCH_INTERNAL_ASSERT are
+// not compiled out and do not count.
 #pragma once
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
@@ -10,14 +12,29 @@
 
 namespace torchlint {
 
-/// Why S only runs on some steps ("it only runs in the logging branch `if (step % 100 == 0)` at
-/// line 12", "it is inside assert(), which NDEBUG builds compile out"), or nullopt.
+/// Why code only runs on some steps, and how often.
+struct RarePath {
+  /// "it only runs in the logging branch `if (step % 100 == 0)` at line 12", "it is inside
+  /// assert(), which NDEBUG builds compile out".
+  std::string Reason;
+  /// A logging branch with no loop between it and the code, at every level of calls: the code
+  /// runs at most once per logging interval. That is what the sync checks advise ("read it once
+  /// per logging interval"), so they say nothing about it. False for assert() (a debug build runs
+  /// it on every step).
+  bool OncePerInterval = false;
+};
+
+/// Why S only runs on some steps, or nullopt. A branch on `i % N == 0` where i counts a loop of
+/// at most N iterations from 0 around it (`for (int i = 0; i < 5; ++i) if (i % 5 == 0)`) is true
+/// once per run of that loop: not a logging branch.
+std::optional<RarePath> rarePath(const clang::Stmt *S, clang::ASTContext &Ctx);
+/// rarePath's reason alone.
 std::optional<std::string> rarePathReason(const clang::Stmt *S, clang::ASTContext &Ctx);
 
-/// As rarePathReason, within S's own function only: a logging branch or assert() around S there,
+/// As rarePath, within S's own function only: a logging branch or assert() around S there,
 /// not "every call of its function is rare" (across files, the project model decides that:
 /// model/TUSummary records this for every call).
-std::optional<std::string> localRarePathReason(const clang::Stmt *S, clang::ASTContext &Ctx);
+std::optional<RarePath> localRarePath(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// True when S is inside the argument of the standard assert() macro.
 bool insideAssert(const clang::Stmt *S, clang::ASTContext &Ctx);

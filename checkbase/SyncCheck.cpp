@@ -24,7 +24,12 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     if (S.Device == DeviceKind::Unknown && deviceIfFieldsOnHost(Tensor, Ctx, Fields) == DeviceKind::CPU)
       S.Hot.HostIfFields.assign(Fields.begin(), Fields.end());
   }
-  S.Rare = rarePathReason(At, Ctx);
+  if (std::optional<RarePath> R = rarePath(At, Ctx)) {
+    // Once per logging interval is what the advice asks for: nothing to say.
+    if (R->OncePerInterval)
+      return std::nullopt;
+    S.Rare = R->Reason;
+  }
   return S;
 }
 

@@ -4,8 +4,9 @@
 //   - device provenance (DeviceProvenance): a tensor provably on the CPU is never reported;
 //   - a CPU-only program: a TU that holds main(), never uses CUDA (TUFacts::usesCUDA) and gets no
 //     device from another TU (TUFacts::opaqueDevice) has no host-device sync to report;
-//   - rare paths (RarePath): a sync in a logging branch or inside assert() is a remark, and the
-//     message says why.
+//   - rare paths (RarePath): a sync that runs once per logging interval (`if (step % N == 0)`,
+//     no loop below it, at every level of calls) is what the advice asks for and is not reported;
+//     one inside assert() is a remark, and the message says why.
 #pragma once
 #include "analysis/DeviceProvenance.h"
 #include "checkbase/TorchCheck.h"
@@ -17,7 +18,7 @@ namespace torchlint {
 
 struct SyncSite {
   HotContext Hot;
-  /// Set when the site does not run on every step (logging branch, assert()).
+  /// Set when the site does not run on every step but is still reported (assert()).
   std::optional<std::string> Rare;
   DeviceKind Device = DeviceKind::Unknown;
 };
@@ -28,7 +29,8 @@ public:
 
 protected:
   /// Whether the sync at At (on tensor Tensor; null when no tensor is involved) is reported:
-  /// nullopt in setup code, outside user code, or for a tensor provably on the CPU.
+  /// nullopt in setup code, outside user code, for a tensor provably on the CPU, or once per
+  /// logging interval.
   std::optional<SyncSite> assess(const clang::Stmt *At, const clang::Expr *Tensor, clang::ASTContext &Ctx);
   /// The TU is a whole program that never uses CUDA: main() is here, nothing names a CUDA device
   /// or calls CUDA-only API, and no device comes from a function defined in another TU.

@@ -28,6 +28,9 @@ struct HotBasis {
   /// tensors widened on the host from one narrow dtype (HotContext::IfWidenedHost; the project
   /// model's tensor flows, ProjectModel::widenedHost); the model fills in the placeholders below.
   std::vector<std::string> IfWidenedHost;
+  /// The site is inside a loop of its own function (always for Loop): reached through a logging
+  /// branch, it runs more than once per interval (ProjectModel::resolve).
+  bool InLoop = false;
 };
 
 /// Placeholders in the message of a finding with IfWidenedHost, replaced when the model resolves
@@ -41,8 +44,8 @@ constexpr const char *WidenedFactor = "\x1c" "factor" "\x1c";
 /// The separator between a message and its basis.
 constexpr char BasisMarker = '\x1f';
 
-/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields<sep>widened" (cuda:
-/// "1" or ""; the field USRs, and the widened USRs, joined by \x1d).
+/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields<sep>widened<sep>inloop"
+/// (cuda, inloop: "1" or ""; the field USRs, and the widened USRs, joined by \x1d).
 std::string encodeBasis(const HotBasis &B);
 /// Splits Message into its text and its basis; nullopt (Message unchanged) when it has none.
 std::optional<HotBasis> takeBasis(std::string &Message);

@@ -28,7 +28,8 @@ std::string encodeBasis(const HotBasis &B) {
   };
   for (const std::string &Part :
        {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why,
-        std::string(B.IfProjectUsesCUDA ? "1" : ""), Join(B.HostIfFields), Join(B.IfWidenedHost)}) {
+        std::string(B.IfProjectUsesCUDA ? "1" : ""), Join(B.HostIfFields), Join(B.IfWidenedHost),
+        std::string(B.InLoop ? "1" : "")}) {
     S += Sep;
     S += Part;
   }
@@ -39,9 +40,9 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   size_t At = Message.find(BasisMarker);
   if (At == std::string::npos)
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 10> Parts;
+  llvm::SmallVector<llvm::StringRef, 11> Parts;
   llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
-  if (Parts.size() != 10 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
+  if (Parts.size() != 11 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
     return std::nullopt;
   HotBasis B;
   B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
@@ -61,6 +62,7 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   };
   Split(Parts[8], B.HostIfFields);
   Split(Parts[9], B.IfWidenedHost);
+  B.InLoop = Parts[10] == "1";
   Message.resize(At);
   return B;
 }
@@ -336,8 +338,10 @@ void ProjectModel::finish() {
           H.Path = Parent.Path;
           H.Path.push_back({C.File, C.Line, C.Column, "calls " + It->second.F.Name + "() here"});
           H.Rare = Parent.Rare;
+          H.RareOnce = Parent.RareOnce && C.Loop < 0;
           if (H.Rare.empty() && !C.Rare.empty()) {
             H.Rare = RareWhy(C, T);
+            H.RareOnce = C.RareOnce;
             RareCalls.push_back({T, std::move(H)});
             continue;
           }
@@ -361,6 +365,7 @@ void ProjectModel::finish() {
     H.Path.push_back({S.C->File, S.C->Line, S.C->Column, "calls " + It->second.F.Name + "() here"});
     if (!S.C->Rare.empty()) {
       H.Rare = RareWhy(*S.C, S.Callee);
+      H.RareOnce = S.C->RareOnce;
       RareCalls.push_back({S.Callee, std::move(H)});
       continue;
     }
@@ -498,10 +503,14 @@ bool ProjectModel::resolve(Finding &F) const {
     return true;
   };
   // Reached only through a logging branch: the sync checks report it as a remark, saying why (as
-  // SyncCheck::reportSync does within one file).
+  // SyncCheck::reportSync does within one file), and say nothing when it runs once per logging
+  // interval (no loop from the branch down to the sync), which is what they advise.
   auto KeepHot = [&](const Hot &H) {
     const CheckInfo *Info = findCheck(F.Check);
-    if (!H.Rare.empty() && F.Level == "warning" && Info && Info->Category == "host-device-sync" &&
+    bool Sync = Info && Info->Category == "host-device-sync";
+    if (Sync && H.RareOnce && !B->InLoop)
+      return false;
+    if (!H.Rare.empty() && F.Level == "warning" && Sync &&
         F.Message.find("; a remark, not a warning: ") == std::string::npos) {
       F.Level = "remark";
       F.Message += "; a remark, not a warning: " + H.Rare;

@@ -60,6 +60,10 @@ struct Hot {
   /// == 0)` at line 172").
   /// The sync checks report such code as remarks, as they do within one file.
   std::string Rare;
+  /// Rare, and no loop on the path from the logging branch to the function (Call::RareOnce, then
+  /// calls outside any loop of their caller): the function runs at most once per logging
+  /// interval, and a sync in it outside its own loops is not reported (the advice itself).
+  bool RareOnce = false;
 };
 
 /// Where the tensors of a function or a field were widened on the host (ProjectModel::widenedHost).

@@ -232,7 +232,10 @@ private:
     unsigned Entry = F.LoopStack.empty() ? 0 : F.LoopStack.back().second;
     C.Conditional = F.CondDepth > Entry;
     if (C.Conditional)
-      C.Rare = localRarePathReason(At, Ctx).value_or("");
+      if (std::optional<RarePath> R = localRarePath(At, Ctx)) {
+        C.Rare = R->Reason;
+        C.RareOnce = R->OncePerInterval;
+      }
     Out.Functions[F.Index].Calls.push_back(std::move(C));
   }
 
@@ -490,7 +493,8 @@ llvm::json::Value toJson(const TUSummary &S) {
                              {"loop", C.Loop},
                              {"virtual", C.Virtual},
                              {"conditional", C.Conditional},
-                             {"rare", C.Rare}});
+                             {"rare", C.Rare},
+                             {"rare_once", C.RareOnce}});
     for (const Step &St : F.Steps)
       Steps.push_back(Object{{"kind", stepKindName(St.Kind)}, {"loop", St.Loop}, {"line", St.Line}});
     Fns.push_back(Object{{"usr", F.USR},
@@ -628,6 +632,8 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
         C.Conditional = R.flag(*CO, "conditional");
         if (CO->get("rare")) // absent from summaries written before it was recorded
           C.Rare = R.str(*CO, "rare");
+        if (CO->get("rare_once"))
+          C.RareOnce = R.flag(*CO, "rare_once");
         F.Calls.push_back(std::move(C));
       }
     for (const llvm::json::Value &SV : R.arr(*FO, "steps"))

@@ -55,8 +55,11 @@ struct Call {
   bool Virtual = false;     // dispatched: every override of Callee may run
   bool Conditional = false; // under an if/switch/?:/&& of the loop body: not on every iteration
   /// Under a logging branch (`if (step % N == 0)`) or assert() of the caller: why the call runs
-  /// only on some steps (analysis/RarePath.h localRarePathReason), else empty.
+  /// only on some steps (analysis/RarePath.h localRarePath), else empty.
   std::string Rare;
+  /// Rare because of a logging branch with no loop between it and the call (RarePath
+  /// OncePerInterval): the call runs at most once per logging interval.
+  bool RareOnce = false;
 };
 
 struct Step {

@@ -1,4 +1,5 @@
-// Printing device tensors in the step: every step warns; inside a logging branch it is a remark.
+// Printing device tensors in the step: every step warns; inside a logging branch it runs once per
+// logging interval, which is what the advice asks for: nothing to say.
 #include <torch/torch.h>
 #include <iostream>
 #include <sstream>
@@ -23,7 +24,7 @@ int main() {
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: printing a tensor [torch-sync-print]
     if (step % 10 == 0) {
       std::cout << "loss " << loss << std::endl;
-      // CHECK-MESSAGES: :[[@LINE-1]]:28: remark: it only runs in the logging branch `if (step % 10 == 0)` at line 24 [torch-sync-print]
+      // once every 10 steps: quiet
     }
   }
 }
