@@ -1,8 +1,10 @@
 #include "rules/NonBlockingCopyCheck.h"
+#include "analysis/LocalDataflow.h"
 #include "analysis/NnModules.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/TUFacts.h"
 #include "fixits/TensorOptionsFix.h"
+#include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -22,9 +24,43 @@ bool isReshape(const CXXMemberCallExpr *C) {
              M->getName());
 }
 
+/// `t.index({Slice(), 0})`, `t.index({0})`: indexing with slices and integers only (basic
+/// indexing) is a view of the same memory; a tensor or boolean index copies.
+bool isBasicIndex(const CXXMemberCallExpr *C) {
+  const CXXMethodDecl *M = C->getMethodDecl();
+  if (!M || !M->getDeclName().isIdentifier() || M->getName() != "index" || C->getNumArgs() != 1 ||
+      !isTensorType(C->getImplicitObjectArgument()->getType()))
+    return false;
+  const Expr *A = C->getArg(0)->IgnoreImplicit();
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(A); Ctor && Ctor->getNumArgs() == 1)
+    A = Ctor->getArg(0)->IgnoreImplicit();
+  const auto *List = dyn_cast<CXXStdInitializerListExpr>(A);
+  const auto *Init = List ? dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()) : nullptr;
+  if (!Init || Init->getNumInits() == 0)
+    return false;
+  for (const Expr *E : Init->inits()) {
+    // Each element converts to a TensorIndex: look at what it is made from.
+    for (const Expr *Prev = nullptr; E != Prev;) {
+      Prev = E;
+      E = E->IgnoreImplicit();
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(CE))
+        E = CE->getArg(0);
+    }
+    QualType T = E->getType();
+    if (T->isIntegerType())
+      continue;
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (RD && RD->getDeclName().isIdentifier() && RD->getName() == "Slice")
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
-/// `batch.data.view(...)`) reads.
-const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
+/// `batch.data.view(...)`, `batch.data.index({Slice(), 0})`, or a local initialized from one of
+/// them and never assigned again: `auto data = batch.data;`) reads.
+const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
   // Parentheses, casts and the temporaries a call's result is bound to.
   auto Skip = [](const Expr *X) {
     for (const Expr *Prev = nullptr; X != Prev;) {
@@ -37,7 +73,7 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
   for (;;) {
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       E = Skip(ME->getBase());
-    else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && isReshape(C))
+    else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && (isReshape(C) || isBasicIndex(C)))
       E = Skip(C->getImplicitObjectArgument());
     else
       break;
@@ -52,6 +88,12 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx) {
     if (const auto *For = dyn_cast<CXXForRangeStmt>(P))
       if (For->getLoopVariable() == VD)
         return For->getRangeInit() && isDataLoaderType(For->getRangeInit()->getType()) ? VD : nullptr;
+  // A local that holds the batch (or a part of it) all along.
+  if (Depth < 2 && VD->isLocalVarDecl() && VD->getInit()) {
+    const VarValues &V = valuesOf(VD, Ctx);
+    if (V.Known && !V.Written && V.Values.size() == 1)
+      return batchVariable(stripCopies(V.Values.front()), Ctx, Depth + 1);
+  }
   return nullptr;
 }
 } // namespace
