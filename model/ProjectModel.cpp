@@ -382,6 +382,31 @@ void ProjectModel::finish() {
     Work.push_back(Callee);
     Propagate();
   }
+  // A function reached along several rare paths runs once per logging interval only if every
+  // path says so (the paths above are the first ones found): a rare path through a loop, or a
+  // call in a loop of a rare function, makes its callee run more often, down every call it makes.
+  auto NotOnce = [&](const std::string &USR) {
+    auto It = HotFunctions.find(USR);
+    if (It == HotFunctions.end() || It->second.Rare.empty() || !It->second.RareOnce)
+      return false;
+    It->second.RareOnce = false;
+    return true;
+  };
+  for (const Deferred &D : RareCalls)
+    if (!D.H.RareOnce)
+      NotOnce(D.Callee);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[USR, H] : HotFunctions) {
+      auto D = Defs.find(USR);
+      if (H.Rare.empty() || D == Defs.end())
+        continue;
+      for (const Call &C : D->second.F.Calls)
+        if (!H.RareOnce || C.Loop >= 0)
+          for (const std::string &T : targets(C))
+            Changed |= NotOnce(T);
+    }
+  }
 }
 
 void ProjectModel::decideWidenedHost() {

@@ -12,7 +12,7 @@ void Checkpoint::keep(const at::Tensor *parts, int n) {
 }
 
 void Checkpoint::stash(int i, const at::Tensor &part) {
-  kept_[i] = part.cpu(); // called in keep()'s loop: n copies every 100 steps, a remark
+  kept_[i] = part.cpu(); // also called in keep()'s loop: n copies every 100 steps, a remark
 }
 
 void Checkpoint::log(const at::Tensor &loss) {

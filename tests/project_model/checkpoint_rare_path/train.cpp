@@ -15,6 +15,8 @@ void fit(Net &net, torch::optim::SGD &opt, const at::Tensor &x, const at::Tensor
     ckpt.log(loss);
     if (step % 500 == 0)
       ckpt.save(net.weight);
+    if (step % 1000 == 0)
+      ckpt.stash(0, net.weight); // once every 1000 steps, but also called in keep()'s loop
     if (step % 100 == 0)
       ckpt.keep(&net.weight, 1);
   }
