@@ -260,6 +260,10 @@ Reset resetInLoop(const ValueDecl *D, const Stmt *Site, const Stmt *Accum, const
       Walk(If->getElse(), true);
       return;
     }
+    // A nested loop's body may run no time (for, while, range-for); a do-while's runs at least
+    // once, like a `do { } while (0)` macro wrapper: a reset there runs on every iteration. (Not
+    // HotCode's isLoopStatement, which counts do-while loops: that would make such a reset
+    // conditional.)
     bool Inner = Conditional || isa<SwitchStmt, ConditionalOperator>(S) || (S != Loop && isa<ForStmt, WhileStmt, CXXForRangeStmt>(S));
     for (const Stmt *C : S->children())
       Walk(C, Inner);

@@ -4,6 +4,7 @@
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
 #include "core/AstWalk.h"
+#include "core/Recovery.h"
 #include "fixits/SetupFixes.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -195,6 +196,10 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
   });
   if (SkipRoutine || !Forward)
     return;
+  // The absence of a guard in every caller of the routine, in the whole TU: code with errors anywhere in it may
+  // hold one (the check's evidence, EvalNoGradCheck.h).
+  if (scopeHasErrors(Ctx, Forward->getBeginLoc(), /*WholeTU=*/true))
+    return;
   std::string Msg = "evaluation routine " + FD->getNameAsString() +
                     "() runs forward() with gradient recording on: it trains nothing and returns no tensor, yet "
                     "autograd saves every activation for a backward() that never comes; add `torch::NoGradGuard "
@@ -251,11 +256,17 @@ bool namedLikeTraining(const FunctionDecl *FD) {
   return false;
 }
 
+/// A function of the user's code: not libtorch's, nor the standard library's or another library's
+/// (a member of std::basic_ostream is not in namespace std itself, but in a system header).
+bool isUserFunction(const FunctionDecl *F, const SourceManager &SM) {
+  return F && !isTorchDecl(F) && !F->isInStdNamespace() && !isLibraryLocation(SM, F->getLocation());
+}
+
 /// True when Call (after the evaluation) may need gradients: a user function whose body in this TU
 /// does (mayNeedGradients), or whose body is elsewhere and whose name says it trains.
-bool laterCallMayTrain(const CallExpr *Call) {
+bool laterCallMayTrain(const CallExpr *Call, const SourceManager &SM) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || isTorchDecl(Callee) || Callee->isInStdNamespace())
+  if (!isUserFunction(Callee, SM))
     return false;
   if (const FunctionDecl *Def = Callee->getDefinition(); Def && Def->hasBody())
     return mayNeedGradients(Def);
@@ -308,6 +319,41 @@ bool storedBeyond(const Expr *E, SourceLocation Before, ASTContext &Ctx) {
   }
   return false;
 }
+
+/// True when Def's code, or that of a user function it calls (transitively, as deep as
+/// mayNeedGradients looks), has compiler errors: a backward() there would not be seen.
+bool codeHasErrors(const FunctionDecl *Def, ASTContext &Ctx, unsigned Depth,
+                   llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!Def || !Def->getBody() || Def->isImplicit() || Def->isDefaulted() ||
+      !isUserFunction(Def, Ctx.getSourceManager()) || !Seen.insert(Def->getCanonicalDecl()).second)
+    return false;
+  if (scopeHasErrors(Ctx, Def->getBody()->getBeginLoc(), /*WholeTU=*/false))
+    return true;
+  if (Depth >= 4)
+    return false;
+  bool Errors = false;
+  forEachCall(Def->getBody(), [&](const CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    const FunctionDecl *CalleeDef = nullptr;
+    if (!Errors && isUserFunction(Callee, Ctx.getSourceManager()) && Callee->hasBody(CalleeDef))
+      Errors = codeHasErrors(CalleeDef, Ctx, Depth + 1, Seen);
+  });
+  return Errors;
+}
+
+/// The scope of distrust of an after-training finding at forward() C of FD (issue 25): FD's own
+/// code, and the user functions FD calls after C (Later), which decide whether the model is
+/// trained again. Code with errors elsewhere in the TU does not matter. (gradDisabledAt also asks
+/// FD's callers, but a caller's guard would stop the training in FD too: no caller of a function
+/// that trains holds one, and code with errors there cannot hide one that matters.)
+bool afterTrainingRestsOnErrors(const CallExpr *C, llvm::ArrayRef<const FunctionDecl *> Later, ASTContext &Ctx) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  if (scopeHasErrors(Ctx, C->getBeginLoc(), /*WholeTU=*/false))
+    return true;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  return llvm::any_of(Later, [&](const FunctionDecl *Def) { return codeHasErrors(Def, Ctx, 0, Seen); });
+}
 } // namespace
 
 void EvalNoGradCheck::checkAfterTraining(const FunctionDecl *FD, ASTContext &Ctx) {
@@ -332,17 +378,18 @@ void EvalNoGradCheck::checkAfterTraining(const FunctionDecl *FD, ASTContext &Ctx
   }
   if (TrainingLoops.empty())
     return;
-  // The models each training loop runs forward() of.
+  // The model each call runs forward() of (null: none), and the training loops that run each.
+  std::vector<const ValueDecl *> Models(Calls.size());
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const Stmt *, 2>> TrainedIn;
-  for (const CallSite &S : Calls)
-    if (const ValueDecl *M = forwardedModel(S.Call))
-      for (const Stmt *L : S.Loops)
+  for (size_t I = 0; I < Calls.size(); ++I)
+    if ((Models[I] = forwardedModel(Calls[I].Call)))
+      for (const Stmt *L : Calls[I].Loops)
         if (TrainingLoops.count(L))
-          TrainedIn[M].push_back(L);
+          TrainedIn[Models[I]].push_back(L);
   for (size_t I = 0; I < Calls.size(); ++I) {
     const CallSite &S = Calls[I];
     const CallExpr *C = S.Call;
-    const ValueDecl *M = forwardedModel(C);
+    const ValueDecl *M = Models[I];
     if (!M || !TrainedIn.count(M) || C->getBeginLoc().isMacroID())
       continue;
     // After every training call of the function, in no loop that trains.
@@ -356,19 +403,25 @@ void EvalNoGradCheck::checkAfterTraining(const FunctionDecl *FD, ASTContext &Ctx
     if (!Trained || gradDisabledAt(C, Ctx) || inTestCode(C, Ctx) || storedBeyond(C, Trained->getEndLoc(), Ctx))
       continue;
     bool Trains = false, FixSafe = true;
+    llvm::SmallVector<const FunctionDecl *, 8> LaterBodies; // the later user functions with a body in the TU
     for (const CallSite &Later : Calls) {
       if (!SM.isBeforeInTranslationUnit(C->getEndLoc(), Later.Call->getBeginLoc()))
         continue;
-      if (laterCallMayTrain(Later.Call))
+      if (laterCallMayTrain(Later.Call, SM))
         Trains = true;
-      // The guard would also cover later calls into user code it cannot see.
-      if (const FunctionDecl *Callee = Later.Call->getDirectCallee();
-          Callee && !isTorchDecl(Callee) && !Callee->isInStdNamespace() &&
-          !(Callee->getDefinition() && Callee->getDefinition()->hasBody()))
-        FixSafe = false;
+      if (const FunctionDecl *Callee = Later.Call->getDirectCallee(); isUserFunction(Callee, SM)) {
+        if (const FunctionDecl *Def = Callee->getDefinition(); Def && Def->hasBody())
+          LaterBodies.push_back(Def);
+        else
+          FixSafe = false; // the guard would also cover later calls into user code it cannot see
+      }
     }
     if (Trains)
       continue;
+    // Errors in this function, or in what decides that nothing trains later, drop the finding
+    // (reported once per function: not at a later forward() either).
+    if (afterTrainingRestsOnErrors(C, LaterBodies, Ctx))
+      return;
     std::string Msg = "the model trained by the loop at line " + std::to_string(SM.getSpellingLineNumber(Trained->getBeginLoc())) +
                       " runs forward() again after training with gradient recording on: nothing back-propagates "
                       "through it, yet autograd saves every activation; evaluate under `torch::NoGradGuard no_grad;` "
@@ -431,6 +484,9 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
       Forward = C;
   });
   if (Manual || !Forward || gradDisabledAt(Call, Ctx))
+    return;
+  // As for a routine: no guard in any caller, in the whole TU.
+  if (scopeHasErrors(Ctx, Loc, /*WholeTU=*/true))
     return;
 
   std::string Msg = "module evaluated after eval() with gradient recording on: forward() at line " +

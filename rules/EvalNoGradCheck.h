@@ -8,9 +8,12 @@ class EvalNoGradCheck : public TorchCheck {
 public:
   using TorchCheck::TorchCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  /// What a finding rests on beyond its expression: an absence: no no-grad guard in scope, here or in the callers
-  /// (Recovery.h).
-  Evidence evidence() const override { return Evidence::TranslationUnit; }
+  /// What a finding rests on beyond its expression: an absence (Recovery.h), decided per shape in the rule, before
+  /// each report(): the eval() call and the evaluation routine rest on the callers of their function (no guard
+  /// around any call of it in the TU), so on the whole TU (scopeHasErrors(..., WholeTU)); the model run again after
+  /// its training rests on its own function and the user functions called after the evaluation
+  /// (afterTrainingRestsOnErrors). Every report() of this check must ask one of them first.
+  Evidence evidence() const override { return Evidence::Expression; }
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:

@@ -29,7 +29,7 @@ void train_and_test(const torch::Tensor &x, const torch::Tensor &y, const torch:
   torch::NoGradGuard no_grad;
   auto logits = model->forward(test_x);
   // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: the model trained by the loop at line 21 runs forward() again after training with gradient recording on: nothing back-propagates through it, yet autograd saves every activation; evaluate under `torch::NoGradGuard no_grad;` (or c10::InferenceMode) [torch-eval-no-grad]
-  std::cout << logits.argmax(1) << "\n";
+  std::cout << logits.argmax(1) << std::endl; // std::endl: a member operator<< of the library, not user code
 }
 
 int fit_splats(const torch::Tensor &gt, bool validate) {
