@@ -1,4 +1,4 @@
-// torch-sync-item, pending: a block guarded by `step % N == R` with R != 0 runs once every N steps,
+// torch-sync-item: a block guarded by `step % N == R` with R != 0 runs once every N steps,
 // exactly like `step % N == 0`, and is a rare path (logging, checkpointing). Seen in an RL trainer
 // that reports and saves every 125th step with `z % 125 == 119`. The item() per step stays a finding.
 #include <torch/torch.h>

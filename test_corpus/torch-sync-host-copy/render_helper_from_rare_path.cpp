@@ -1,4 +1,4 @@
-// torch-sync-host-copy, pending: a whole-image render helper called only from a visualisation branch
+// torch-sync-host-copy: a whole-image render helper called only from a visualisation branch
 // (`step % vis_every == 0`) and after training copies its inputs to the host once, before its own chunk
 // loop, and the result once after it. Neither copy runs per step; the helper's chunk loop runs a forward
 // but is an evaluation loop, not the training step. Seen in a NeRF trainer. The training loop's own
