@@ -24,7 +24,10 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     if (S.Device == DeviceKind::Unknown && deviceIfFieldsOnHost(Tensor, Ctx, Fields) == DeviceKind::CPU)
       S.Hot.HostIfFields.assign(Fields.begin(), Fields.end());
   }
-  if (std::optional<RarePath> R = rarePath(At, Ctx)) {
+  // With the project model, rarity through calls is decided over every file's calls (a helper
+  // called only in a logging branch here may run on every step from another file): this TU says
+  // only what is around the site in its own function.
+  if (std::optional<RarePath> R = projectMode() ? localRarePath(At, Ctx) : rarePath(At, Ctx)) {
     // Once per logging interval is what the advice asks for: nothing to say.
     if (R->OncePerInterval)
       return std::nullopt;
