@@ -57,10 +57,7 @@ bool oncePerLoopRun(const BinaryOperator *Test, const Stmt *At, const HotCodeAna
   const VarDecl *I = Rem ? variableOf(Rem->getLHS()) : nullptr;
   if (!N || !I)
     return false;
-  const Stmt *P = HC.parentOf(At);
-  while (P && !isLoopStatement(P))
-    P = HC.parentOf(P);
-  const auto *For = dyn_cast_or_null<ForStmt>(P);
+  const auto *For = dyn_cast_or_null<ForStmt>(HC.enclosingLoop(At));
   if (!For || !For->getInit() || !For->getCond())
     return false;
   // The counter starts at 0: `int i = 0` or `i = 0`.

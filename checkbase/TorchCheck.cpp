@@ -7,7 +7,6 @@
 #include "model/TUSummary.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "clang/Lex/Preprocessor.h"
@@ -190,23 +189,12 @@ bool TorchCheck::isCheckEnabled(llvm::StringRef Name) const { return TidyContext
 
 TorchVersion TorchCheck::torchVersion() const { return PP ? readTorchVersion(*PP) : TorchVersion{}; }
 
-/// S is inside a loop of its own function (a lambda's body is a function of its own).
-static bool inLoopOfItsFunction(const clang::Stmt *S, const HotCodeAnalysis &HC) {
-  for (const clang::Stmt *P = S ? HC.parentOf(S) : nullptr; P; P = HC.parentOf(P)) {
-    if (llvm::isa<clang::LambdaExpr>(P))
-      return false;
-    if (isLoopStatement(P))
-      return true;
-  }
-  return false;
-}
-
 std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::ASTContext &Ctx) const {
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   std::optional<HotContext> H = HC.whyHot(S);
   ProjectState &St = stateOf(this);
   if (H && St.ProjectMode)
-    H->InLoop = inLoopOfItsFunction(S, HC);
+    H->InLoop = HC.enclosingLoop(S) != nullptr;
   if (H || !St.ProjectMode || !S || HC.inTestBody(S))
     return H;
   // Not hot in this TU, but its function may run per step in the project: the check goes on, and
@@ -216,7 +204,7 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
     return H;
   H.emplace();
   H->Function = F;
-  H->InLoop = inLoopOfItsFunction(S, HC);
+  H->InLoop = HC.enclosingLoop(S) != nullptr;
   if (St.InRun && !St.CallbackConditional)
     St.CallbackConditional = H;
   return H;

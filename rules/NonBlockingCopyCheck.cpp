@@ -40,13 +40,7 @@ bool isBasicIndex(const CXXMemberCallExpr *C) {
     return false;
   for (const Expr *E : Init->inits()) {
     // Each element converts to a TensorIndex: look at what it is made from.
-    for (const Expr *Prev = nullptr; E != Prev;) {
-      Prev = E;
-      E = E->IgnoreImplicit();
-      if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(CE))
-        E = CE->getArg(0);
-    }
-    QualType T = E->getType();
+    QualType T = stripToWritten(E)->getType();
     if (T->isIntegerType())
       continue;
     const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
