@@ -1,4 +1,6 @@
 #include "checkbase/SyncCheck.h"
+#include "analysis/Collectives.h"
+#include "analysis/LocalDataflow.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/RarePath.h"
 #include "analysis/TUFacts.h"
@@ -6,6 +8,45 @@
 using namespace clang;
 
 namespace torchlint {
+
+/// `auto loss = optimizer.step(closure); if (loss.defined()) return loss.item();` in a wrapper that
+/// forwards its caller's closure (a GradScaler, a trainer's step helper): Optimizer::step() returns
+/// the closure's loss, and an undefined tensor without one, so the read runs only for a caller that
+/// passes a closure, and what it costs belongs to that caller's loop, not to the wrapper. The step's
+/// argument is absent, a null pointer, or a parameter of the enclosing function.
+static bool lossOfForwardedClosure(const Expr *Tensor, ASTContext &Ctx, unsigned Depth = 0) {
+  const Expr *E = stripCopies(Tensor);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl() || Depth > 2)
+      return false;
+    const VarValues &V = valuesOf(VD, Ctx);
+    if (!V.Known || V.Values.empty())
+      return false;
+    for (const Expr *Value : V.Values)
+      if (!lossOfForwardedClosure(Value, Ctx, Depth + 1))
+        return false;
+    return true;
+  }
+  const auto *Step = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  if (!Step || !isOptimizerStep(Step))
+    return false;
+  if (Step->getNumArgs() == 0)
+    return true;
+  const Expr *Arg = Step->getArg(0);
+  if (isa<CXXDefaultArgExpr>(Arg))
+    return true;
+  Arg = Arg->IgnoreImplicit()->IgnoreParens();
+  while (const auto *C = dyn_cast<CXXConstructExpr>(Arg)) { // std::function from a pointer or a copy
+    if (C->getNumArgs() != 1)
+      return false;
+    Arg = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  }
+  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(Arg))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+  return Ref && isa<ParmVarDecl>(Ref->getDecl());
+}
 
 std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, ASTContext &Ctx) {
   if (!At || !inUserCode(At->getBeginLoc(), Ctx.getSourceManager()))
@@ -16,6 +57,8 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
   SyncSite S;
   S.Hot = *Hot;
   if (Tensor) {
+    if (lossOfForwardedClosure(Tensor, Ctx))
+      return std::nullopt;
     S.Device = deviceOf(Tensor, Ctx);
     if (S.Device == DeviceKind::CPU)
       return std::nullopt;

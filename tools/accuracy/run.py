@@ -43,6 +43,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 LINE_TOLERANCE = 3
 # What is laid out of each repository: its C and C++ sources (snapshots lack large data files).
 SOURCES = (".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".hxx", ".inl", ".cu", ".cuh")  # verdicts survive small line shifts of the audited code
+# The build files a newcomer's clone has beside the sources: torchlint reads them for the standard and the
+# include folders when there is no compile database (cli/ProjectFlags.h).
+BUILD_FILES = ("CMakeLists.txt", ".cmake", "meson.build", "BUILD", "BUILD.bazel", "WORKSPACE", "MODULE.bazel")
+LAYOUT_VERSION = "2"  # 2: build files and a .git folder, as a clone has
 
 
 def load(name):
@@ -163,7 +167,7 @@ def pct(x):
 def layout(repo, mirror, workdir):
     dest = os.path.join(workdir, repo["name"])
     stamp = os.path.join(dest, ".torchlint-accuracy-commit")
-    if os.path.exists(stamp) and open(stamp).read().strip() == repo["commit"]:
+    if os.path.exists(stamp) and open(stamp).read().split() == [repo["commit"], LAYOUT_VERSION]:
         return dest
     src = repo["source"].split(":", 1)[-1].replace("/", "+")
     git = os.path.join(mirror, src, "repo")
@@ -181,7 +185,8 @@ def layout(repo, mirror, workdir):
             continue
         meta, path = entry.split("\t", 1)
         mode, kind, sha = meta.split()
-        if kind == "blob" and mode != "120000" and (path.endswith(SOURCES) or path.startswith(tuple(repo.get("layout_all", [])))):
+        if kind == "blob" and mode != "120000" and (path.endswith(SOURCES) or os.path.basename(path).endswith(BUILD_FILES)
+                                                    or path.startswith(tuple(repo.get("layout_all", [])))):
             blobs.append((sha, path))
     cat = subprocess.run(["git", "-C", git, "cat-file", "--batch"], input="".join(s + "\n" for s, _ in blobs).encode(),
                          check=True, stdout=subprocess.PIPE).stdout
@@ -198,8 +203,9 @@ def layout(repo, mirror, workdir):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         with open(out, "wb") as f:
             f.write(data)
+    os.makedirs(os.path.join(dest, ".git"), exist_ok=True)  # the repository's root, as in a clone
     with open(stamp, "w") as f:
-        f.write(repo["commit"] + "\n")
+        f.write(repo["commit"] + " " + LAYOUT_VERSION + "\n")
     return dest
 
 
