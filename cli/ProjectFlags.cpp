@@ -340,10 +340,22 @@ void readCMake(Collector &C, const std::vector<std::string> &Files) {
         if (A[0] == "CMAKE_CXX_STANDARD") {
           if (int Std = parseCxxStd("c++" + A[1]))
             C.standard(Std, File, Text, Cmd.Offset, "CMAKE_CXX_STANDARD " + A[1]);
-        } else if (A.size() == 2 || (A.size() > 2 && A[2] == "CACHE")) {
-          if (std::optional<std::string> V = expand(A[1], Vars)) {
-            Vars[A[0]] = *V;
-            Global[A[0]] = *V;
+        } else {
+          // set(VAR a b ${OTHER}) is the list "a;b;..."; an element naming a variable the scan does
+          // not know (${TORCH_INCLUDE_DIRS}, found at configure time) is left out.
+          std::string List;
+          bool Any = false;
+          for (size_t K = 1; K < A.size(); ++K) {
+            if (A[K] == "CACHE" || A[K] == "PARENT_SCOPE")
+              break;
+            if (std::optional<std::string> V = expand(A[K], Vars)) {
+              List += (Any ? ";" : "") + *V;
+              Any = true;
+            }
+          }
+          if (Any) {
+            Vars[A[0]] = List;
+            Global[A[0]] = List;
           }
         }
       } else if (Cmd.Name == "set_property" || Cmd.Name == "set_target_properties") {
@@ -364,9 +376,16 @@ void readCMake(Collector &C, const std::vector<std::string> &Files) {
             continue;
           llvm::SmallVector<StringRef> Parts; // a ;-list in one argument
           V.split(Parts, ';', -1, false);
-          for (StringRef P : Parts)
-            if (std::optional<std::string> D = Resolve(P))
-              C.include(*D, File);
+          for (StringRef P : Parts) {
+            std::optional<std::string> E = expand(P, Vars);
+            if (!E)
+              continue;
+            llvm::SmallVector<StringRef> Items; // a variable holding a list
+            StringRef(*E).split(Items, ';', -1, false);
+            for (StringRef I : Items)
+              if (std::optional<std::string> D = Resolve(I))
+                C.include(*D, File);
+          }
         }
       }
     }

@@ -83,6 +83,22 @@ TEST(ProjectFlags, CMakeStandardAndIncludeFoldersAsTheBuildAddsThem) {
   EXPECT_FALSE(contains(P.HeaderDirs, S.path("build/generated")));
 }
 
+TEST(ProjectFlags, CMakeIncludeFoldersFromAListVariable) {
+  // set(DIRS include src ${TORCH_INCLUDE_DIRS}) is a list; the element naming a variable found only
+  // at configure time is left out, the others are the target's include folders.
+  Scratch S;
+  mkdir(S, ".git");
+  S.write("CMakeLists.txt", "project(rl)\n"
+                            "add_library(rl src/a.cpp)\n"
+                            "set(RL_INCLUDE_DIRS\n  include\n  src\n  ${TORCH_INCLUDE_DIRS}\n)\n"
+                            "target_include_directories(rl PRIVATE ${RL_INCLUDE_DIRS})\n");
+  mkdir(S, "include/rl");
+  S.write("include/rl/a.h", "#pragma once\n");
+  S.write("src/third_party/vendored.h", "#pragma once\n");
+  ProjectFlags P = guessProjectFlags(S.write("src/a.cpp", ""));
+  EXPECT_EQ(P.IncludeDirs, under(S, {"include", "src"}));
+}
+
 TEST(ProjectFlags, CMakeTargetPropertiesAndFlags) {
   for (auto [Line, Std] : std::vector<std::pair<std::string, int>>{
            {"set_property(TARGET t PROPERTY CXX_STANDARD 23)", 23},

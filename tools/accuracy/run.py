@@ -173,8 +173,10 @@ def layout(repo, mirror, workdir):
     git = os.path.join(mirror, src, "repo")
     if not os.path.isdir(git):
         raise SystemExit("run.py: no mirror of %s at %s (fetch it with the fetch tool, or pass --mirror)" % (repo["source"], git))
-    shutil.rmtree(dest, ignore_errors=True)
-    os.makedirs(dest)
+    same_commit = os.path.exists(stamp) and open(stamp).read().split()[:1] == [repo["commit"]]
+    if not same_commit:  # an older layout of the same commit is completed in place (its results stay)
+        shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest, exist_ok=True)
     # Blob by blob (a snapshot may lack some large files, which `git archive` refuses): the sources
     # of the pinned commit.
     tree = subprocess.run(["git", "-C", git, "ls-tree", "-r", "-z", repo["commit"]], check=True,
