@@ -51,6 +51,64 @@ bool isBasicIndex(const CXXMemberCallExpr *C) {
   return true;
 }
 
+/// The device argument of the copy is (or is initialised from) a parameter of the enclosing
+/// function: the device comes from its caller, perhaps in another file.
+bool deviceFromOutside(const CXXMemberCallExpr *Call) {
+  const Expr *Dev = Call->getMethodDecl() && Call->getMethodDecl()->getName() == "to" ? deviceArgumentOfTo(Call) : nullptr;
+  if (!Dev)
+    return false;
+  Dev = Dev->IgnoreImplicit()->IgnoreParens();
+  while (const auto *C = dyn_cast<CXXConstructExpr>(Dev)) {
+    if (C->getNumArgs() != 1)
+      break;
+    Dev = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Dev);
+  return Ref && isa<ParmVarDecl>(Ref->getDecl());
+}
+
+/// `std::get<I>(t)` (a tuple or pair the loader fills): t.
+const Expr *stdGetArgument(const Expr *E) {
+  const auto *C = dyn_cast<CallExpr>(E);
+  if (!C || C->getNumArgs() != 1 || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(C))
+    return nullptr;
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F || !F->getDeclName().isIdentifier() || F->getName() != "get" || !F->isInStdNamespace())
+    return nullptr;
+  return C->getArg(0);
+}
+
+/// Cond is (or holds, under `!`, `&&`, `||`) a call returning bool that takes VD by non-const
+/// reference: `loader(batch)`, `loader.next(batch)`, `next_batch(loader, batch)`. A call that is also
+/// given a device (a prefetcher that delivers on the device) is not one.
+bool fillsInCondition(const Expr *Cond, const VarDecl *VD) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot)
+    return fillsInCondition(U->getSubExpr(), VD);
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond); B && B->isLogicalOp())
+    return fillsInCondition(B->getLHS(), VD) || fillsInCondition(B->getRHS(), VD);
+  const auto *C = dyn_cast<CallExpr>(Cond);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || !F->getReturnType()->isBooleanType())
+    return false;
+  // operator() of a loader object: its first argument is the object itself.
+  unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(F) ? 1 : 0;
+  bool Fills = false;
+  for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
+    const Expr *A = C->getArg(I)->IgnoreParenImpCasts();
+    if (const CXXRecordDecl *RD = A->getType()->getAsCXXRecordDecl();
+        RD && RD->getDeclName().isIdentifier() && RD->getName() == "Device")
+      return false;
+    const auto *Ref = dyn_cast<DeclRefExpr>(A);
+    if (!Ref || Ref->getDecl() != VD || I - Shift >= F->getNumParams())
+      continue;
+    QualType PT = F->getParamDecl(I - Shift)->getType();
+    if (PT->isLValueReferenceType() && !PT.getNonReferenceType().isConstQualified())
+      Fills = true;
+  }
+  return Fills;
+}
+
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
 /// `batch.data.view(...)`, `batch.data.index({Slice(), 0})`, or a local initialized from one of
 /// them and never assigned again: `auto data = batch.data;`) reads.
@@ -67,6 +125,8 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
   for (;;) {
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       E = Skip(ME->getBase());
+    else if (const Expr *Whole = stdGetArgument(E))
+      E = Skip(Whole);
     else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && (isReshape(C) || isBasicIndex(C)))
       E = Skip(C->getImplicitObjectArgument());
     else
@@ -76,12 +136,21 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD)
     return nullptr;
-  // The range-for that declares VD, found by walking up from the use.
+  // The range-for that declares VD, found by walking up from the use; or a loop whose condition
+  // fills VD (`while (loader(batch))`, `while (loader.next(batch))`: a project's own loader).
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
-  for (const Stmt *P = H.parentOf(E); P; P = H.parentOf(P))
+  for (const Stmt *P = H.parentOf(E); P; P = H.parentOf(P)) {
     if (const auto *For = dyn_cast<CXXForRangeStmt>(P))
       if (For->getLoopVariable() == VD)
         return For->getRangeInit() && isDataLoaderType(For->getRangeInit()->getType()) ? VD : nullptr;
+    const Expr *Cond = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      Cond = W->getCond();
+    else if (const auto *F = dyn_cast<ForStmt>(P))
+      Cond = F->getCond();
+    if (Cond && VD->isLocalVarDecl() && !isa<ParmVarDecl>(VD) && fillsInCondition(Cond, VD))
+      return VD;
+  }
   // A local that holds the batch (or a part of it) all along.
   if (Depth < 2 && VD->isLocalVarDecl() && VD->getInit()) {
     const VarValues &V = valuesOf(VD, Ctx);
@@ -107,8 +176,13 @@ void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!batchVariable(Call->getImplicitObjectArgument(), Ctx))
     return;
-  if (TUFacts::get(Ctx).usesCUDA().isInvalid())
-    return; // a CPU-only program: nothing to overlap
+  // A CPU-only program (main() here, no CUDA, no device from another file): nothing to overlap. A
+  // file without main() that copies to a device it is given (a `torch::Device &` parameter of
+  // train()) does not know: the program may well use CUDA.
+  const TUFacts &T = TUFacts::get(Ctx);
+  if (T.usesCUDA().isInvalid() &&
+      (!deviceFromOutside(Call) || (ProgramFacts::get(Ctx).Main && T.opaqueDevice().isInvalid())))
+    return;
   if (M->getName() == "to") {
     const Expr *Dev = deviceArgumentOfTo(Call);
     if (!Dev || isConstantCpuDevice(Dev))
