@@ -1,4 +1,5 @@
 #include "rules/NonBlockingCopyCheck.h"
+#include "analysis/DeviceProvenance.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/NnModules.h"
 #include "analysis/ProgramFacts.h"
@@ -159,6 +160,38 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
   }
   return nullptr;
 }
+/// `torch::from_blob(ptr, sizes)` on host memory (also through reshapes, basic indexing, and a local
+/// that holds it all along): memory the program owns, pageable; the call, or null.
+const CallExpr *wrappedHostMemory(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+  auto Skip = [](const Expr *X) {
+    for (const Expr *Prev = nullptr; X != Prev;) {
+      Prev = X;
+      X = X->IgnoreParens()->IgnoreImplicit();
+    }
+    return X;
+  };
+  E = Skip(E);
+  while (const auto *C = dyn_cast<CXXMemberCallExpr>(E)) {
+    if (!isReshape(C) && !isBasicIndex(C))
+      break;
+    E = Skip(C->getImplicitObjectArgument());
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F || !F->getDeclName().isIdentifier() || !tensorFactoryKind(F->getName()).FromHost)
+      return nullptr;
+    return deviceOf(C, Ctx) == DeviceKind::CPU ? C : nullptr;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || Depth >= 2 || !VD->isLocalVarDecl() || !VD->getInit())
+    return nullptr;
+  const VarValues &V = valuesOf(VD, Ctx);
+  if (V.Known && !V.Written && V.Values.size() == 1)
+    return wrappedHostMemory(stripCopies(V.Values.front()), Ctx, Depth + 1);
+  return nullptr;
+}
+
 } // namespace
 
 void NonBlockingCopyCheck::registerMatchers(MatchFinder *Finder) {
@@ -174,7 +207,9 @@ void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation Loc = Call->getExprLoc();
   if (!inUserCode(Loc, *Result.SourceManager))
     return;
-  if (!batchVariable(Call->getImplicitObjectArgument(), Ctx))
+  const CallExpr *Wrapped = nullptr;
+  if (!batchVariable(Call->getImplicitObjectArgument(), Ctx) &&
+      !(Wrapped = wrappedHostMemory(Call->getImplicitObjectArgument(), Ctx)))
     return;
   // A CPU-only program (main() here, no CUDA, no device from another file): nothing to overlap. A
   // file without main() that copies to a device it is given (a `torch::Device &` parameter of
@@ -201,6 +236,16 @@ void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {
   auto Hot = hotContext(Call, Ctx);
   if (!Hot)
     return;
+  if (Wrapped) {
+    report(Loc,
+           "host memory wrapped with from_blob() copied to the device without non_blocking: the memory is "
+           "pageable, so the host blocks on every copy; copy it into a pinned buffer allocated once before the "
+           "loop (`torch::empty(sizes, torch::TensorOptions().dtype(...).pinned_memory(true))`, then per step "
+           "`staging.copy_(torch::from_blob(...))`) and use `staging.to(device, /*non_blocking=*/true)`; memory "
+           "that holds the same values on every step is better uploaded once, before the loop",
+           Hot);
+    return;
+  }
   report(Loc,
          "batch tensor copied to the device without non_blocking: the host blocks on every copy "
          "instead of queueing it behind the running kernels; put the batch in pinned memory "
