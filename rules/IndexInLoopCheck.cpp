@@ -1,4 +1,5 @@
 #include "rules/IndexInLoopCheck.h"
+#include "utils/ExprStrip.h"
 #include "analysis/DeviceProvenance.h"
 #include "analysis/NnModules.h"
 #include "utils/SourceText.h"
@@ -66,12 +67,7 @@ std::vector<const Expr *> indexArgs(const Expr *C, const Expr *&Tensor) {
     Out.push_back(MC->getArg(1));
   } else if ((Name == "index" || Name == "index_put_") && MC->getNumArgs() >= 1) {
     // ArrayRef<TensorIndex> from `{i, Slice()}`: the elements of the initializer list.
-    const Expr *A = MC->getArg(0)->IgnoreImplicit();
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(A); CE && CE->getNumArgs() >= 1)
-      A = CE->getArg(0)->IgnoreImplicit();
-    if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(A))
-      A = SIL->getSubExpr()->IgnoreImplicit();
-    if (const auto *IL = dyn_cast<InitListExpr>(A)) {
+    if (const InitListExpr *IL = bracedList(MC->getArg(0))) {
       Tensor = MC->getImplicitObjectArgument();
       for (const Expr *E : IL->inits())
         Out.push_back(E);

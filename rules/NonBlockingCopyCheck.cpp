@@ -32,11 +32,7 @@ bool isBasicIndex(const CXXMemberCallExpr *C) {
   if (!M || !M->getDeclName().isIdentifier() || M->getName() != "index" || C->getNumArgs() != 1 ||
       !isTensorType(C->getImplicitObjectArgument()->getType()))
     return false;
-  const Expr *A = C->getArg(0)->IgnoreImplicit();
-  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(A); Ctor && Ctor->getNumArgs() == 1)
-    A = Ctor->getArg(0)->IgnoreImplicit();
-  const auto *List = dyn_cast<CXXStdInitializerListExpr>(A);
-  const auto *Init = List ? dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()) : nullptr;
+  const InitListExpr *Init = bracedList(C->getArg(0));
   if (!Init || Init->getNumInits() == 0)
     return false;
   for (const Expr *E : Init->inits()) {

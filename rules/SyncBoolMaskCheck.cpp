@@ -184,15 +184,8 @@ void SyncBoolMaskCheck::check(const MatchFinder::MatchResult &Result) {
   if (Put && Indices.size() == 1 && Call->getNumArgs() == 2) {
     const Expr *Value = Call->getArg(1);
     const VarDecl *Target = varOf(Obj);
-    const auto *ListInit = dyn_cast<CXXStdInitializerListExpr>(stripCopies(Call->getArg(0)));
-    const InitListExpr *IL = ListInit ? dyn_cast<InitListExpr>(stripCopies(ListInit->getSubExpr())) : nullptr;
+    const InitListExpr *IL = bracedList(Call->getArg(0));
     bool OneElementList = IL && IL->getNumInits() == 1;
-    if (!OneElementList)
-      if (const auto *CE = dyn_cast<CXXConstructExpr>(stripCopies(Call->getArg(0))))
-        if (CE->getNumArgs() == 1)
-          if (const auto *IL2 = dyn_cast<CXXStdInitializerListExpr>(stripCopies(CE->getArg(0))))
-            if (const auto *L = dyn_cast<InitListExpr>(stripCopies(IL2->getSubExpr())))
-              OneElementList = L->getNumInits() == 1;
     const VarValues *TV = Target ? &valuesOf(Target, Ctx) : nullptr;
     std::string MaskText = writtenText(Mask, Ctx), ValueText = writtenText(Value, Ctx);
     const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());

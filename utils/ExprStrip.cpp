@@ -52,4 +52,13 @@ const Expr *stripToWritten(const Expr *E) {
   return E;
 }
 
+const InitListExpr *bracedList(const Expr *Arg) {
+  const Expr *A = stripTemporaries(Arg);
+  if (const auto *C = dyn_cast_or_null<CXXConstructExpr>(A); C && C->getNumArgs() == 1)
+    A = stripTemporaries(C->getArg(0));
+  if (const auto *L = dyn_cast_or_null<CXXStdInitializerListExpr>(A))
+    A = stripTemporaries(L->getSubExpr());
+  return dyn_cast_or_null<InitListExpr>(A);
+}
+
 } // namespace torchlint

@@ -5,11 +5,14 @@
 //  - stripCopies: that, plus copies and moves of the value (a copy or move constructor, a
 //    functional cast that only converts): `torch::Tensor t = f(x);` initialiser -> `f(x)`;
 //  - stripToWritten: what the user wrote where C++ converts implicitly (a one-argument
-//    converting construction the user did not spell as `T(x)`): `Device d = "cuda";` -> "cuda".
+//    converting construction the user did not spell as `T(x)`): `Device d = "cuda";` -> "cuda";
+//  - bracedList: the braced list an argument was written as where C++ makes an initializer_list
+//    of it, or an ArrayRef of that (`t.index({Slice(), i})`) -> `{Slice(), i}`.
 #pragma once
 
 namespace clang {
 class Expr;
+class InitListExpr;
 } // namespace clang
 
 namespace torchlint {
@@ -17,5 +20,8 @@ namespace torchlint {
 const clang::Expr *stripTemporaries(const clang::Expr *E);
 const clang::Expr *stripCopies(const clang::Expr *E);
 const clang::Expr *stripToWritten(const clang::Expr *E);
+/// The braced list Arg was written as (through the std::initializer_list C++ makes of it and a
+/// one-argument construction from that: c10::ArrayRef<TensorIndex>); null when it is not one.
+const clang::InitListExpr *bracedList(const clang::Expr *Arg);
 
 } // namespace torchlint

@@ -79,6 +79,22 @@ TEST(ExprStrip, StripToWrittenFindsWhatTheUserWrote) {
   EXPECT_TRUE(is<CXXFunctionalCastExpr>(stripToWritten(initOf(*AST, "dev_spelled"))));
 }
 
+TEST(ExprStrip, BracedListThroughInitializerListAndArrayRef) {
+  auto AST = parse("struct Ref { Ref(std::initializer_list<long>); };\n"
+                   "long by_list(std::initializer_list<long>); long by_ref(Ref); long by_value(long);\n"
+                   "void g(long i) { long listed = by_list({1, i}); long reffed = by_ref({i, 2, 3});\n"
+                   "  long plain = by_value(i); }\n");
+  auto ArgOf = [&](const char *Var) { return cast<CallExpr>(stripCopies(initOf(*AST, Var)))->getArg(0); };
+  const InitListExpr *L = bracedList(ArgOf("listed"));
+  ASSERT_TRUE(L);
+  EXPECT_EQ(L->getNumInits(), 2u);
+  const InitListExpr *R = bracedList(ArgOf("reffed"));
+  ASSERT_TRUE(R) << "an ArrayRef-like construction from the list";
+  EXPECT_EQ(R->getNumInits(), 3u);
+  EXPECT_EQ(bracedList(ArgOf("plain")), nullptr);
+  EXPECT_EQ(bracedList(nullptr), nullptr);
+}
+
 TEST(ExprStrip, NullIsNull) {
   EXPECT_EQ(stripTemporaries(nullptr), nullptr);
   EXPECT_EQ(stripCopies(nullptr), nullptr);
