@@ -184,7 +184,8 @@ const CallExpr *findTrainingCall(const FunctionDecl *FD) {
 
 namespace torchlint {
 static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth,
-                                  llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+                                  llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen,
+                                  std::vector<const FunctionDecl *> *Elsewhere) {
   if (!FD || !Seen.insert(FD->getCanonicalDecl()).second)
     return false;
   if (findGradientUse(FD))
@@ -210,18 +211,29 @@ static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth,
     if (isTorchDecl(Callee) || isLibraryLocation(Callee->getASTContext().getSourceManager(), Callee->getLocation()))
       return;
     const FunctionDecl *Def = nullptr;
+    if (Elsewhere && !Callee->hasBody(Def)) {
+      const FunctionDecl *Canon = Callee->getCanonicalDecl();
+      if (!llvm::is_contained(*Elsewhere, Canon))
+        Elsewhere->push_back(Canon);
+      return;
+    }
     if (!Callee->hasBody(Def) || !Def || Depth >= 4) {
       Needs = true;
       return;
     }
-    Needs = mayNeedGradientsDepth(Def, Depth + 1, Seen);
+    Needs = mayNeedGradientsDepth(Def, Depth + 1, Seen, Elsewhere);
   });
   return Needs;
 }
 
 bool mayNeedGradients(const FunctionDecl *FD) {
   llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
-  return mayNeedGradientsDepth(FD, 0, Seen);
+  return mayNeedGradientsDepth(FD, 0, Seen, nullptr);
+}
+
+bool mayNeedGradients(const FunctionDecl *FD, std::vector<const FunctionDecl *> &Elsewhere) {
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  return mayNeedGradientsDepth(FD, 0, Seen, &Elsewhere);
 }
 } // namespace torchlint
 

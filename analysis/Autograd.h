@@ -2,6 +2,7 @@
 // InferenceMode, AutoGradMode(false)), which code needs gradients (backward(), autograd::grad,
 // inputs that require grad) and which code trains (backward() or Optimizer::step()).
 #pragma once
+#include <vector>
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -40,6 +41,10 @@ namespace torchlint {
 /// (findGradientUse); a call to a user function whose body is not in this TU counts as needing
 /// them. Calls into libtorch do not.
 bool mayNeedGradients(const clang::FunctionDecl *FD);
+/// As above, but a user function called without a body in this TU is added to Elsewhere (once)
+/// instead of counting as needing gradients: the project model answers for it (checks in
+/// project mode, model/ProjectModel.h needsGradients).
+bool mayNeedGradients(const clang::FunctionDecl *FD, std::vector<const clang::FunctionDecl *> &Elsewhere);
 } // namespace torchlint
 
 namespace torchlint {

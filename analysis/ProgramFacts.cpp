@@ -48,8 +48,11 @@ public:
     }
     std::string Q = FD->getQualifiedNameAsString();
     if (Q == "at::Context::setBenchmarkCuDNN" || Q == "at::Context::setDeterministicCuDNN" ||
-        Q == "at::Context::setDeterministicAlgorithms")
+        Q == "at::Context::setDeterministicAlgorithms") {
       F.ConfiguresCudnn = true;
+      if (earlier(C->getExprLoc(), F.FirstCudnnConfig))
+        F.FirstCudnnConfig = C->getExprLoc();
+    }
     if (isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !isa<CXXMethodDecl>(FD) &&
         llvm::is_contained({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
                             "convolution", "_convolution", "conv_tbc", "cudnn_convolution",

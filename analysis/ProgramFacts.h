@@ -22,8 +22,9 @@ struct ProgramFacts {
   bool Trains = false;
   clang::SourceLocation FirstTraining;
   /// The user's code calls at::Context::setBenchmarkCuDNN, setDeterministicCuDNN or
-  /// setDeterministicAlgorithms.
+  /// setDeterministicAlgorithms; the first such call.
   bool ConfiguresCudnn = false;
+  clang::SourceLocation FirstCudnnConfig;
 
   /// The facts of the TU that owns Ctx, built on first use and cached for this thread.
   static const ProgramFacts &get(clang::ASTContext &Ctx);

@@ -251,6 +251,21 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
   } else if (Hot) {
     Text += " (" + Hot->Why + ")";
   }
+  return emit(Loc, std::move(Text), Level);
+}
+
+clang::DiagnosticBuilder TorchCheck::reportForProject(clang::SourceLocation Loc, llvm::StringRef Message,
+                                                      const model::HotBasis &B, clang::DiagnosticIDs::Level Level) {
+  if (!stateOf(this).ProjectMode)
+    return report(Loc, Message, std::nullopt, Level);
+  model::HotBasis P = B;
+  P.K = model::HotBasis::Project;
+  return emit(Loc, Message.str() + model::encodeBasis(P), Level);
+}
+
+clang::DiagnosticBuilder TorchCheck::emit(clang::SourceLocation Loc, std::string Text,
+                                          clang::DiagnosticIDs::Level Level) {
+  const ProjectState &St = stateOf(this);
   if (St.Index && Text.find(model::BasisMarker) != std::string::npos) {
     // Decided now by the project index, as the CLI decides after the merge.
     Finding F;

@@ -6,6 +6,7 @@
 #include "analysis/TorchVersion.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "core/Catalog.h"
+#include "model/HotBasis.h"
 
 namespace torchlint {
 
@@ -45,6 +46,14 @@ protected:
                                   const std::optional<HotContext> &Hot = std::nullopt,
                                   clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
 
+  /// A finding that, in project mode, the project model decides on facts of other files rather
+  /// than on code being hot: B (HotBasis::Project, with ProgramNeeds or IfNoGradients) travels
+  /// with it, as report() attaches a hotness basis. Outside project mode it is reported as
+  /// report(Loc, Message) would.
+  clang::DiagnosticBuilder reportForProject(clang::SourceLocation Loc, llvm::StringRef Message,
+                                            const model::HotBasis &B,
+                                            clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
+
   /// True when check Name runs in this invocation too (to leave a finding to it).
   bool isCheckEnabled(llvm::StringRef Name) const;
 
@@ -54,6 +63,9 @@ private:
   /// Sets the TU's context for report() before the check sees a match.
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   bool dropped(clang::SourceLocation Loc) const;
+  /// The tail of report(): Text (with its basis, if any) decided by the project index when there
+  /// is one, escaped, emitted.
+  clang::DiagnosticBuilder emit(clang::SourceLocation Loc, std::string Text, clang::DiagnosticIDs::Level Level);
   clang::ASTContext *Ctx = nullptr;
   const CheckInfo *Info;
   clang::tidy::ClangTidyContext *TidyContext;

@@ -13,7 +13,11 @@
 namespace torchlint::model {
 
 struct HotBasis {
-  enum Kind : char { Loop = 'L', Function = 'F', Conditional = 'C' };
+  /// Project: the finding does not rest on code being hot but on facts of other files, which the
+  /// model checks (ProgramNeeds, IfNoGradients); File:Line is then the main() whose program it is
+  /// about (ProgramNeeds), and Why the message to report when the model knows no such main() (the
+  /// TU's own answer; empty: not reported).
+  enum Kind : char { Loop = 'L', Function = 'F', Conditional = 'C', Project = 'P' };
   Kind K = Conditional;
   std::string FunctionUSR;
   std::string File; // the loop's (Loop)
@@ -31,6 +35,13 @@ struct HotBasis {
   /// The site is inside a loop of its own function (always for Loop): reached through a logging
   /// branch, it runs more than once per interval (ProjectModel::resolve).
   bool InLoop = false;
+  /// Project: facts the program of the main() at File:Line must have (a fact name: "conv",
+  /// "cuda", "trains", "cudnn"), or must lack ("!cudnn"); ProjectModel::programFacts. The model
+  /// fills in the Program* placeholders below.
+  std::vector<std::string> ProgramNeeds;
+  /// USRs of user functions defined in other files: the finding holds only if none of them needs
+  /// gradients in the project (ProjectModel::needsGradients).
+  std::vector<std::string> IfNoGradients;
 };
 
 /// Placeholders in the message of a finding with IfWidenedHost, replaced when the model resolves
@@ -41,11 +52,20 @@ constexpr const char *WidenedWhat = "\x1c" "what" "\x1c";
 constexpr const char *WidenedFrom = "\x1c" "from" "\x1c";
 constexpr const char *WidenedFactor = "\x1c" "factor" "\x1c";
 
+/// Placeholders in the message of a finding with ProgramNeeds: ProgramConvName by what the program
+/// builds ("Conv2d", "torch::conv2d()"), the *At ones by where the fact is: "line 12" in the file
+/// of main(), "model.cpp:12" in another file.
+constexpr const char *ProgramConvName = "\x1c" "conv-name" "\x1c";
+constexpr const char *ProgramConvAt = "\x1c" "conv-at" "\x1c";
+constexpr const char *ProgramCudaAt = "\x1c" "cuda-at" "\x1c";
+constexpr const char *ProgramTrainsAt = "\x1c" "trains-at" "\x1c";
+
 /// The separator between a message and its basis.
 constexpr char BasisMarker = '\x1f';
 
-/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields<sep>widened<sep>inloop"
-/// (cuda, inloop: "1" or ""; the field USRs, and the widened USRs, joined by \x1d).
+/// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields<sep>widened<sep>inloop
+/// <sep>program<sep>nograd" (cuda, inloop: "1" or ""; the field USRs, the widened USRs, the program facts and
+/// the no-gradient USRs, each joined by \x1d).
 std::string encodeBasis(const HotBasis &B);
 /// Splits Message into its text and its basis; nullopt (Message unchanged) when it has none.
 std::optional<HotBasis> takeBasis(std::string &Message);

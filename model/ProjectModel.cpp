@@ -29,7 +29,7 @@ std::string encodeBasis(const HotBasis &B) {
   for (const std::string &Part :
        {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why,
         std::string(B.IfProjectUsesCUDA ? "1" : ""), Join(B.HostIfFields), Join(B.IfWidenedHost),
-        std::string(B.InLoop ? "1" : "")}) {
+        std::string(B.InLoop ? "1" : ""), Join(B.ProgramNeeds), Join(B.IfNoGradients)}) {
     S += Sep;
     S += Part;
   }
@@ -40,9 +40,9 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   size_t At = Message.find(BasisMarker);
   if (At == std::string::npos)
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 11> Parts;
+  llvm::SmallVector<llvm::StringRef, 13> Parts;
   llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
-  if (Parts.size() != 11 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFC").contains(Parts[1][0]))
+  if (Parts.size() != 13 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFCP").contains(Parts[1][0]))
     return std::nullopt;
   HotBasis B;
   B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
@@ -63,6 +63,8 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   Split(Parts[8], B.HostIfFields);
   Split(Parts[9], B.IfWidenedHost);
   B.InLoop = Parts[10] == "1";
+  Split(Parts[11], B.ProgramNeeds);
+  Split(Parts[12], B.IfNoGradients);
   Message.resize(At);
   return B;
 }
@@ -172,6 +174,8 @@ void ProjectModel::finish() {
                         " (two programs in one compile database?); the project model uses the first");
     }
   }
+  for (const TUSummary &S : Pending)
+    Programs.push_back(S.Program);
   Pending.clear();
 
   for (auto &[USR, D] : Defs) {
@@ -182,6 +186,8 @@ void ProjectModel::finish() {
       LoopAt.try_emplace({Lp.File, Lp.Line, Lp.Column}, LoopRef{USR, L});
     }
   }
+
+  decideGradients();
 
   // Callers: callee -> (caller, call index).
   std::map<std::string, std::vector<std::pair<std::string, size_t>>> Callers;
@@ -409,6 +415,54 @@ void ProjectModel::finish() {
   }
 }
 
+void ProjectModel::decideGradients() {
+  // The least fixpoint: a function needs gradients if its TU says so, or a function it calls in
+  // another TU does (or may: defined nowhere).
+  auto Callee = [&](const std::string &U) {
+    if (!Defs.count(U) && !Overriders.count(U))
+      return true; // defined in no TU: may need them
+    for (const std::string &T : targets(Call{U, "", 0, 0, -1, /*Virtual=*/true}))
+      if (NeedGradients.count(T))
+        return true;
+    return false;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[USR, D] : Defs)
+      if (!NeedGradients.count(USR) &&
+          (D.F.NeedsGradients || llvm::any_of(D.F.GradientsElsewhere, Callee))) {
+        NeedGradients.insert(USR);
+        Changed = true;
+      }
+  }
+}
+
+bool ProjectModel::needsGradients(llvm::StringRef USR) const {
+  std::string U = USR.str();
+  if (!Defs.count(U) && !Overriders.count(U))
+    return true;
+  for (const std::string &T : targets(Call{U, "", 0, 0, -1, /*Virtual=*/true}))
+    if (NeedGradients.count(T))
+      return true;
+  return false;
+}
+
+std::optional<ProgramSites> ProjectModel::programFacts(llvm::StringRef File, unsigned Line) const {
+  auto Own = llvm::find_if(Programs, [&](const ProgramSites &P) { return P.Main && P.Main.File == File && P.Main.Line == Line; });
+  if (Own == Programs.end())
+    return std::nullopt;
+  ProgramSites Out = *Own;
+  for (const ProgramSites &P : Programs)
+    if (!P.Main)
+      for (auto [Mine, Theirs] : {std::pair<Site *, const Site *>{&Out.Conv, &P.Conv},
+                                  {&Out.CUDA, &P.CUDA},
+                                  {&Out.Trains, &P.Trains},
+                                  {&Out.Cudnn, &P.Cudnn}})
+        if (!*Mine && *Theirs)
+          *Mine = *Theirs;
+  return Out;
+}
+
 void ProjectModel::decideWidenedHost() {
   using Kind = TensorSource::Kind;
   auto Refers = [](const TensorSource &S) { return S.K == Kind::Call || S.K == Kind::Field; };
@@ -577,6 +631,48 @@ bool ProjectModel::resolve(Finding &F) const {
                                {WidenedFactor, Factor}})
       for (size_t At; (At = F.Message.find(Token.str())) != std::string::npos;)
         F.Message.replace(At, Token.size(), Text);
+  }
+  // Decided on facts of other files, not on hotness.
+  if (B->K == HotBasis::Project) {
+    if (llvm::any_of(B->IfNoGradients, [&](const std::string &U) { return needsGradients(U); }))
+      return false;
+    if (B->ProgramNeeds.empty())
+      return true;
+    std::optional<ProgramSites> P = programFacts(B->File, B->Line);
+    if (!P) { // a main() the model does not know (an index older than the file): the TU's answer
+      if (B->Why.empty())
+        return false;
+      F.Message = B->Why;
+      return true;
+    }
+    for (llvm::StringRef Need : B->ProgramNeeds) {
+      bool Absent = Need.consume_front("!");
+      const Site *S = Need == "conv" ? &P->Conv : Need == "cuda" ? &P->CUDA : Need == "trains" ? &P->Trains
+                      : Need == "cudnn"                          ? &P->Cudnn
+                                                                 : nullptr;
+      if (!S || bool(*S) == Absent)
+        return false;
+    }
+    // Where each fact is: "line 12" in main()'s file, "model.cpp:12" elsewhere, with a note there.
+    auto At = [&](const Site &S, llvm::StringRef Note) {
+      if (S.File == P->Main.File)
+        return "line " + std::to_string(S.Line);
+      F.Notes.push_back({Note.str(), S.File, S.Line, S.Column, 0});
+      return baseName(S.File) + ":" + std::to_string(S.Line);
+    };
+    std::vector<std::pair<llvm::StringRef, std::string>> Fill;
+    if (P->Conv)
+      Fill.push_back({ProgramConvName, P->Conv.What});
+    if (F.Message.find(ProgramConvAt) != std::string::npos && P->Conv)
+      Fill.push_back({ProgramConvAt, At(P->Conv, "builds " + P->Conv.What + " here")});
+    if (F.Message.find(ProgramCudaAt) != std::string::npos && P->CUDA)
+      Fill.push_back({ProgramCudaAt, At(P->CUDA, "uses CUDA here")});
+    if (F.Message.find(ProgramTrainsAt) != std::string::npos && P->Trains)
+      Fill.push_back({ProgramTrainsAt, At(P->Trains, "trains here")});
+    for (const auto &[Token, Text] : Fill)
+      for (size_t Pos; (Pos = F.Message.find(Token.str())) != std::string::npos;)
+        F.Message.replace(Pos, Token.size(), Text);
+    return true;
   }
   // Nothing in the project trains (a snippet, an inference tool): the model cannot tell which
   // loop is a step, and this TU's answer stands.

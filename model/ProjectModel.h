@@ -23,6 +23,12 @@
 //   every TU) are all widened on the host from one narrow dtype (`from_blob(..., kByte).toType(
 //   kFloat32) / 255`), directly or through other such functions and fields; a copy to the device
 //   of what they yield is reported by torch-host-convert-then-copy only then (resolve()).
+// - Programs: a TU that defines main() belongs to that program; a TU that defines none belongs to
+//   every program of the database (a library of the project's own). A program's facts
+//   (convolutions, CUDA, training, cuDNN set-up: TUSummary.h ProgramSites) are those of its TUs
+//   (programFacts); torch-cudnn-benchmark decides on them.
+// - Gradients: a user function needs gradients when its TU says so, or when a function it calls
+//   whose body is in another TU does, or when that function is defined in no TU (needsGradients).
 // - CUDA: the program uses CUDA when some TU does (analysis/TUFacts.h usesCUDA); advice that
 //   matters only on a GPU, found in a TU that does not name CUDA itself (a model's .cpp), is kept
 //   only then.
@@ -109,6 +115,14 @@ public:
 
   size_t functionCount() const { return Defs.size(); }
 
+  /// The facts of the program whose main() is at File:Line: its own TU's, and, for a fact that TU
+  /// lacks, the first of the TUs that define no main(); nullopt when no TU defines that main().
+  std::optional<ProgramSites> programFacts(llvm::StringRef File, unsigned Line) const;
+  /// Whether the user function USR may need gradients (TUSummary.h Function::NeedsGradients),
+  /// through the functions it calls in other TUs too, and any override of them the project
+  /// defines; a function defined in no TU of the project (and overridden by none) may.
+  bool needsGradients(llvm::StringRef USR) const;
+
   /// For a user function or a field (by USR): the widening when every tensor it returns or holds,
   /// in every TU of the project, was widened on the host from the same narrow dtype (directly, or
   /// through functions and fields that were: the greatest fixpoint over the tensor flows, each
@@ -145,6 +159,9 @@ private:
   std::map<std::string, Widening> WidenedHost;      // the flows that are widened host tensors
   void decideWidenedHost();
   bool UsesCUDA = false;                            // some TU uses CUDA (TUSummary::UsesCUDA)
+  std::vector<ProgramSites> Programs;               // each TU's, in the order of their main files
+  std::set<std::string> NeedGradients;              // the defined functions that may need gradients
+  void decideGradients();
 };
 
 /// "metrics.cpp" for "/src/metrics.cpp".

@@ -1,5 +1,7 @@
 #include "model/TUSummary.h"
+#include "analysis/Autograd.h"
 #include "analysis/DeviceProvenance.h"
+#include "analysis/ProgramFacts.h"
 #include "analysis/HostWidening.h"
 #include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
@@ -205,6 +207,18 @@ private:
       F.Name = FD->getQualifiedNameAsString();
     F.Forward = isModuleForward(FD);
     F.TestBody = isTestBody(FD);
+    std::vector<const FunctionDecl *> Elsewhere;
+    F.NeedsGradients = mayNeedGradients(FD, Elsewhere);
+    if (!F.NeedsGradients)
+      for (const FunctionDecl *E : Elsewhere) {
+        std::string U = usrOf(E);
+        if (U.empty()) {
+          F.NeedsGradients = true; // not nameable across files: unknown
+          F.GradientsElsewhere.clear();
+          break;
+        }
+        F.GradientsElsewhere.push_back(std::move(U));
+      }
     if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
       for (const CXXMethodDecl *O : M->overridden_methods())
         F.Overrides.push_back(usrOf(O));
@@ -398,6 +412,22 @@ TUSummary buildTUSummary(ASTContext &Ctx) {
   SummaryBuilder B(Ctx, S);
   B.TraverseDecl(Ctx.getTranslationUnitDecl());
   S.UsesCUDA = TUFacts::get(Ctx).usesCUDA().isValid();
+  {
+    const ProgramFacts &PF = ProgramFacts::get(Ctx);
+    auto SiteAt = [&](SourceLocation L, std::string What = "") {
+      Position P = positionOf(SM, L);
+      return Site{P.File, P.Line, P.Column, std::move(What)};
+    };
+    if (PF.Main)
+      S.Program.Main = SiteAt(PF.Main->getLocation());
+    if (PF.BuildsConv)
+      S.Program.Conv = SiteAt(PF.FirstConv, PF.ConvName);
+    S.Program.CUDA = SiteAt(TUFacts::get(Ctx).usesCUDA());
+    if (PF.Trains)
+      S.Program.Trains = SiteAt(PF.FirstTraining);
+    if (PF.ConfiguresCudnn)
+      S.Program.Cudnn = SiteAt(PF.FirstCudnnConfig);
+  }
   for (const auto &[FD, V] : fieldWritesOf(Ctx)) {
     if (V.Known && V.Values.empty())
       continue; // only read here
@@ -497,16 +527,20 @@ llvm::json::Value toJson(const TUSummary &S) {
                              {"rare_once", C.RareOnce}});
     for (const Step &St : F.Steps)
       Steps.push_back(Object{{"kind", stepKindName(St.Kind)}, {"loop", St.Loop}, {"line", St.Line}});
-    Fns.push_back(Object{{"usr", F.USR},
-                         {"name", F.Name},
-                         {"file", F.File},
-                         {"line", F.Line},
-                         {"forward", F.Forward},
-                         {"test", F.TestBody},
-                         {"overrides", strings(F.Overrides)},
-                         {"loops", std::move(Loops)},
-                         {"calls", std::move(Calls)},
-                         {"steps", std::move(Steps)}});
+    Object FO{{"usr", F.USR},
+              {"name", F.Name},
+              {"file", F.File},
+              {"line", F.Line},
+              {"forward", F.Forward},
+              {"test", F.TestBody},
+              {"overrides", strings(F.Overrides)},
+              {"loops", std::move(Loops)},
+              {"calls", std::move(Calls)},
+              {"steps", std::move(Steps)},
+              {"grad", F.NeedsGradients}};
+    if (!F.GradientsElsewhere.empty())
+      FO["grad_elsewhere"] = strings(F.GradientsElsewhere);
+    Fns.push_back(std::move(FO));
   }
   Array Mods;
   for (const ModuleFacts &M : S.Modules)
@@ -538,6 +572,18 @@ llvm::json::Value toJson(const TUSummary &S) {
                            {"line", F.Line},
                            {"sources", std::move(Sources)}});
   }
+  Object Program;
+  for (auto [Key, St] : {std::pair<const char *, const Site *>{"main", &S.Program.Main},
+                         {"conv", &S.Program.Conv},
+                         {"cuda", &S.Program.CUDA},
+                         {"trains", &S.Program.Trains},
+                         {"cudnn", &S.Program.Cudnn}})
+    if (*St) {
+      Object O{{"file", St->File}, {"line", St->Line}, {"col", St->Column}};
+      if (!St->What.empty())
+        O["what"] = St->What;
+      Program[Key] = std::move(O);
+    }
   return Object{{"format", SummaryFormat},
                 {"torchlint", TORCHLINT_VERSION},
                 {"main", S.MainFile},
@@ -545,7 +591,8 @@ llvm::json::Value toJson(const TUSummary &S) {
                 {"modules", std::move(Mods)},
                 {"fields", std::move(Fields)},
                 {"flows", std::move(Flows)},
-                {"cuda", S.UsesCUDA}};
+                {"cuda", S.UsesCUDA},
+                {"program", std::move(Program)}};
 }
 
 namespace {
@@ -612,6 +659,11 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
     F.Line = R.num(*FO, "line");
     F.Forward = R.flag(*FO, "forward");
     F.TestBody = R.flag(*FO, "test");
+    F.NeedsGradients = R.flag(*FO, "grad");
+    if (const auto *A = FO->getArray("grad_elsewhere"))
+      for (const llvm::json::Value &U : *A)
+        if (auto S2 = U.getAsString())
+          F.GradientsElsewhere.push_back(S2->str());
     if (const auto *A = FO->getArray("overrides"))
       for (const llvm::json::Value &U : *A)
         if (auto S2 = U.getAsString())
@@ -668,6 +720,18 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
                              MO->getString("file").value_or("").str(), (unsigned)MO->getInteger("line").value_or(0),
                              MO->getBoolean("conv").value_or(false)});
   S.UsesCUDA = O->getBoolean("cuda").value_or(false);
+  if (const auto *P = O->getObject("program"))
+    for (auto [Key, St] : {std::pair<const char *, Site *>{"main", &S.Program.Main},
+                           {"conv", &S.Program.Conv},
+                           {"cuda", &S.Program.CUDA},
+                           {"trains", &S.Program.Trains},
+                           {"cudnn", &S.Program.Cudnn}})
+      if (const auto *SO = P->getObject(Key)) {
+        St->File = R.str(*SO, "file");
+        St->Line = R.num(*SO, "line");
+        St->Column = SO->getInteger("col").value_or(0);
+        St->What = SO->getString("what").value_or("").str();
+      }
   if (const auto *A = O->getArray("fields"))
     for (const llvm::json::Value &FV : *A)
       if (const auto *FO = FV.getAsObject()) {

@@ -35,7 +35,8 @@ struct TensorOrigin;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 3; // 2: field devices; 3: tensor flows (widened host tensors)
+constexpr int SummaryFormat = 4; // 2: field devices; 3: tensor flows (widened host tensors);
+                                 // 4: program facts, gradient needs of functions
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -79,6 +80,12 @@ struct Function {
   std::vector<Loop> Loops;
   std::vector<Call> Calls;
   std::vector<Step> Steps;
+  /// It needs gradients (analysis/Autograd.h mayNeedGradients: a backward(), requires_grad_(), a
+  /// call through a pointer, ...), with what this TU sees of the user functions it calls.
+  bool NeedsGradients = false;
+  /// The user functions it calls (directly or through functions of this TU) whose bodies are not
+  /// in this TU, by USR: it needs gradients if one of them does (ProjectModel::needsGradients).
+  std::vector<std::string> GradientsElsewhere;
 };
 
 struct ModuleFacts {
@@ -129,6 +136,24 @@ struct TensorFlow {
   std::vector<TensorSource> Sources;
 };
 
+/// Where a fact of a TU's user code is (Line 0: nowhere in this TU).
+struct Site {
+  std::string File; // absolute
+  unsigned Line = 0, Column = 0;
+  std::string What; // Conv: "Conv2d", "torch::conv2d()"
+  explicit operator bool() const { return Line != 0; }
+};
+
+/// What a TU's user code does for the program as a whole (analysis/ProgramFacts.h, TUFacts.h): the
+/// first place of each (torch-cudnn-benchmark decides on the whole program, ProjectModel::programFacts).
+struct ProgramSites {
+  Site Main;   // main() is defined here
+  Site Conv;   // builds a convolution module or calls a functional convolution
+  Site CUDA;   // uses CUDA (TUFacts::usesCUDA)
+  Site Trains; // backward() or an optimizer's step()
+  Site Cudnn;  // configures cuDNN: setBenchmarkCuDNN, setDeterministicCuDNN, setDeterministicAlgorithms
+};
+
 struct TUSummary {
   std::string MainFile; // absolute
   std::vector<Function> Functions;
@@ -136,6 +161,7 @@ struct TUSummary {
   std::vector<FieldFacts> Fields; // the tensor fields this TU writes
   std::vector<TensorFlow> Flows;  // what this TU's tensor-returning functions return and fields hold
   bool UsesCUDA = false;           // analysis/TUFacts.h usesCUDA(): kCUDA, .cuda(), a CUDA header...
+  ProgramSites Program;
 };
 
 /// Where Loc is (its expansion), with the file absolute: how summaries and findings name places.

@@ -6,6 +6,7 @@
 #include "core/AstWalk.h"
 #include "core/Recovery.h"
 #include "fixits/SetupFixes.h"
+#include "model/TUSummary.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -172,6 +173,32 @@ bool mayStoreTensorsOutside(const FunctionDecl *FD) {
 }
 } // namespace
 
+bool EvalNoGradCheck::mayNeedGradientsHere(const FunctionDecl *FD, std::vector<std::string> &Elsewhere) const {
+  if (!projectMode())
+    return mayNeedGradients(FD);
+  std::vector<const FunctionDecl *> Callees;
+  if (mayNeedGradients(FD, Callees))
+    return true;
+  for (const FunctionDecl *C : Callees) {
+    std::string U = model::usrOf(C);
+    if (U.empty())
+      return true;
+    Elsewhere.push_back(std::move(U));
+  }
+  return false;
+}
+
+DiagnosticBuilder EvalNoGradCheck::reportFinding(SourceLocation Loc, llvm::StringRef Msg,
+                                                 const std::vector<std::string> &Elsewhere) {
+  if (Elsewhere.empty())
+    return report(Loc, Msg);
+  // Functions it calls are defined in other files (a module's forward() in net.cpp): the project
+  // model says whether any of them needs gradients.
+  model::HotBasis B;
+  B.IfNoGradients = Elsewhere;
+  return reportForProject(Loc, Msg, B);
+}
+
 void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = FD->getLocation();
@@ -184,7 +211,8 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
   // Only routines that give back no tensor: a returned tensor may be trained on by the caller.
   if (!returnsNoTensor(FD))
     return;
-  if (inTestCode(FD->getBody(), Ctx) || mayNeedGradients(FD) || mayStoreTensorsOutside(FD))
+  std::vector<std::string> Elsewhere;
+  if (inTestCode(FD->getBody(), Ctx) || mayNeedGradientsHere(FD, Elsewhere) || mayStoreTensorsOutside(FD))
     return;
   bool SkipRoutine = false;
   const CallExpr *Forward = nullptr;
@@ -204,7 +232,7 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
                     "() runs forward() with gradient recording on: it trains nothing and returns no tensor, yet "
                     "autograd saves every activation for a backward() that never comes; add `torch::NoGradGuard "
                     "no_grad;` (or c10::InferenceMode) to it";
-  auto D = report(Forward->getBeginLoc(), Msg);
+  auto D = reportFinding(Forward->getBeginLoc(), Msg, Elsewhere);
   addGuardFix(D, FD, Ctx);
 }
 
@@ -471,7 +499,8 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
            baseDecl(DM->getBase()) == DependentModel;
   };
   // Quiet where gradients are needed or grad mode is managed by hand.
-  if (mayNeedGradients(FD))
+  std::vector<std::string> Elsewhere;
+  if (mayNeedGradientsHere(FD, Elsewhere))
     return;
   bool Manual = false;
   const CallExpr *Forward = nullptr;
@@ -493,7 +522,7 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
                     std::to_string(SM.getSpellingLineNumber(Forward->getBeginLoc())) +
                     " saves every activation for a backward() that never comes; add `torch::NoGradGuard "
                     "no_grad;` (or c10::InferenceMode) to the evaluation scope";
-  auto D = report(Loc, Msg);
+  auto D = reportFinding(Loc, Msg, Elsewhere);
   // The guard also stops gradients of what the function returns: only fix functions that return
   // no tensors.
   if (returnsNoTensor(FD))

@@ -22,6 +22,13 @@ private:
   /// The model trained by a loop of FD run again after it (evaluation after training) with gradient
   /// recording on.
   void checkAfterTraining(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+  /// Whether FD may need gradients (analysis/Autograd.h mayNeedGradients). In project mode the user
+  /// functions it calls whose bodies are in other files do not count: their USRs go to Elsewhere,
+  /// for the project model to decide (reportFinding).
+  bool mayNeedGradientsHere(const clang::FunctionDecl *FD, std::vector<std::string> &Elsewhere) const;
+  /// report(), or, when functions of other files must not need gradients, reportForProject().
+  clang::DiagnosticBuilder reportFinding(clang::SourceLocation Loc, llvm::StringRef Msg,
+                                         const std::vector<std::string> &Elsewhere);
 };
 
 } // namespace torchlint

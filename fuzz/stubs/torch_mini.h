@@ -143,6 +143,7 @@ public:
   bool equal(const Tensor &) const;
   long size(long dim) const;
   std::vector<long> sizes() const;
+  Tensor &requires_grad_(bool on = true);
 };
 Tensor operator+(const Tensor &, const Tensor &);
 Tensor operator*(const Tensor &, const Tensor &);
@@ -169,6 +170,12 @@ Tensor stack(std::initializer_list<Tensor>, long dim = 0);
 Tensor stack(const std::vector<Tensor> &, long dim = 0);
 Tensor matmul(const Tensor &, const Tensor &);
 Tensor relu(const Tensor &);
+struct Context {
+  void setBenchmarkCuDNN(bool);
+  void setDeterministicCuDNN(bool);
+  void setDeterministicAlgorithms(bool, bool warn_only = false);
+};
+Context &globalContext();
 } // namespace at
 namespace torch {
 using namespace at;
@@ -201,6 +208,7 @@ class Module {
 public:
   virtual ~Module();
   template <class M> std::shared_ptr<M> register_module(const char *, std::shared_ptr<M>);
+  template <class Holder> Holder register_module(const char *, Holder); // a ModuleHolder (Conv2d)
   Tensor register_parameter(const char *, Tensor);
   void to(Device);
   void train(bool on = true);
@@ -214,6 +222,22 @@ struct LinearImpl : Module {
 struct Linear {
   Linear(long in, long out);
   LinearImpl *operator->();
+};
+template <class Contained> class ModuleHolder {
+public:
+  Contained *operator->();
+  Tensor operator()(const Tensor &);
+};
+struct Conv2dOptions {
+  Conv2dOptions(long in, long out, long kernel);
+};
+struct Conv2dImpl : Module {
+  explicit Conv2dImpl(Conv2dOptions);
+  Tensor forward(const Tensor &);
+};
+struct Conv2d : ModuleHolder<Conv2dImpl> {
+  Conv2d(decltype(nullptr));
+  Conv2d(Conv2dOptions);
 };
 namespace functional {
 Tensor relu(const Tensor &);

@@ -22,11 +22,12 @@ using namespace torchlint::model;
 
 namespace {
 
-/// The summary of Code, parsed as file Name.
-TUSummary summarize(const std::string &Code, const std::string &Name) {
+/// The summary of Code, parsed as file Name (the stub a user header, or with SystemStub a system
+/// header, as the project tests include it: its own `kCUDA` is then not the user's).
+TUSummary summarize(const std::string &Code, const std::string &Name, bool SystemStub = false) {
   std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
       "#include \"torch_mini.h\"\n" + Code,
-      {"-std=c++17", "-nostdinc", "-I", TORCHLINT_MINI_TORCH_DIR, "-fsyntax-only"}, Name);
+      {"-std=c++17", "-nostdinc", SystemStub ? "-isystem" : "-I", TORCHLINT_MINI_TORCH_DIR, "-fsyntax-only"}, Name);
   EXPECT_TRUE(AST && !AST->getDiagnostics().hasErrorOccurred()) << Code;
   return buildTUSummary(AST->getASTContext());
 }
@@ -436,6 +437,15 @@ TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
   EXPECT_EQ("msg", M);
   EXPECT_EQ(B.IfWidenedHost, Back->IfWidenedHost);
   EXPECT_EQ(B.HostIfFields, Back->HostIfFields);
+  B.K = HotBasis::Project;
+  B.ProgramNeeds = {"conv", "cuda", "trains", "!cudnn"};
+  B.IfNoGradients = {"c:@S@Net@F@forward#&1$@N@at@S@Tensor#"};
+  M = "msg" + encodeBasis(B);
+  Back = takeBasis(M);
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(HotBasis::Project, Back->K);
+  EXPECT_EQ(B.ProgramNeeds, Back->ProgramNeeds);
+  EXPECT_EQ(B.IfNoGradients, Back->IfNoGradients);
   std::string Plain = "no basis here";
   EXPECT_FALSE(takeBasis(Plain));
   EXPECT_EQ("no basis here", Plain);
@@ -634,3 +644,99 @@ TEST(SummariesJson, OneArrayForReportsAndTheIndexLeavingMalformedSummariesOut) {
 }
 
 } // namespace
+
+namespace {
+/// A finding of torch-cudnn-benchmark at the main() of Main, as the check writes it in project mode.
+Finding cudnnFinding(const TUSummary &Main) {
+  HotBasis B;
+  B.K = HotBasis::Project;
+  B.File = Main.Program.Main.File;
+  B.Line = Main.Program.Main.Line;
+  B.ProgramNeeds = {"conv", "cuda", "trains", "!cudnn"};
+  Finding F;
+  F.Check = "torch-cudnn-benchmark";
+  F.Level = "warning";
+  F.Message = std::string("convolutions (") + ProgramConvName + " at " + ProgramConvAt + ") on CUDA (from " +
+              ProgramCudaAt + ") and trains (" + ProgramTrainsAt + ")" + encodeBasis(B);
+  return F;
+}
+} // namespace
+
+TEST(ProjectModel, AProgramsFactsComeFromItsOwnFileAndTheFilesWithoutMain) {
+  const char *Header = "struct Net : torch::nn::Module { Net(); at::Tensor forward(const at::Tensor &x);\n"
+                       "  torch::nn::Conv2d conv{nullptr}; };\n"
+                       "void train(Net &net, at::Device d);\n";
+  TUSummary Model = summarize(std::string(Header) +
+                                  "Net::Net() { conv = register_module(\"conv\", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 8, 3))); }\n"
+                                  "at::Tensor Net::forward(const at::Tensor &x) { return conv->forward(x); }\n",
+                              "/p/model.cc", true);
+  TUSummary Train = summarize(std::string(Header) + "void train(Net &net, at::Device d) {\n"
+                                                    "  for (int i = 0; i < 9; ++i) net.forward(torch::rand({1}, at::TensorOptions(d))).backward();\n"
+                                                    "}\n",
+                              "/p/train.cc", true);
+  TUSummary Main = summarize(std::string(Header) + "int main() { Net net; train(net, at::Device(at::kCUDA)); }\n",
+                             "/p/main.cc", true);
+  TUSummary Tool = summarize(std::string(Header) + "int main() { Net net; at::globalContext().setBenchmarkCuDNN(true); }\n",
+                             "/p/tool.cc", true);
+  EXPECT_TRUE(Model.Program.Conv);
+  EXPECT_EQ("Conv2d", Model.Program.Conv.What);
+  EXPECT_FALSE(Model.Program.Main);
+  EXPECT_TRUE(Train.Program.Trains);
+  EXPECT_TRUE(Main.Program.Main);
+  EXPECT_TRUE(Main.Program.CUDA);
+  EXPECT_FALSE(Main.Program.Conv);
+  EXPECT_TRUE(Tool.Program.Cudnn);
+  EXPECT_FALSE(Tool.Program.CUDA);
+  ProjectModel M = merged({Model, Train, Main, Tool});
+  std::optional<ProgramSites> P = M.programFacts(Main.Program.Main.File, Main.Program.Main.Line);
+  ASSERT_TRUE(P);
+  EXPECT_EQ("model.cc", baseName(P->Conv.File));
+  EXPECT_EQ("train.cc", baseName(P->Trains.File));
+  EXPECT_EQ("main.cc", baseName(P->CUDA.File));
+  EXPECT_FALSE(P->Cudnn) << "tool.cc's set-up is another program's";
+  EXPECT_FALSE(M.programFacts("/p/nowhere.cc", 1));
+
+  Finding F = cudnnFinding(Main);
+  ASSERT_TRUE(M.resolve(F));
+  EXPECT_EQ("convolutions (Conv2d at model.cc:5) on CUDA (from line 5) and trains (train.cc:6)", F.Message);
+  ASSERT_EQ(2u, F.Notes.size()); // where the facts of other files are
+  EXPECT_EQ("builds Conv2d here", F.Notes[0].Message);
+  EXPECT_EQ("trains here", F.Notes[1].Message);
+  Finding G = cudnnFinding(Tool);
+  EXPECT_FALSE(M.resolve(G)) << "the tool configures cuDNN itself (and uses no CUDA)";
+  // A program without the file that trains: not reported.
+  ProjectModel N = merged({Model, Main});
+  Finding H = cudnnFinding(Main);
+  EXPECT_FALSE(N.resolve(H));
+}
+
+TEST(ProjectModel, AFunctionNeedsGradientsThroughWhatItCallsInOtherFiles) {
+  const char *Header = "struct Net : torch::nn::Module { at::Tensor forward(const at::Tensor &x); };\n"
+                       "struct Critic : torch::nn::Module { at::Tensor forward(const at::Tensor &x); };\n"
+                       "at::Tensor helper(const at::Tensor &x);\n"
+                       "float external(const at::Tensor &x);\n";
+  TUSummary Net = summarize(std::string(Header) + "at::Tensor Net::forward(const at::Tensor &x) { return x.sum(); }\n"
+                                                  "at::Tensor Critic::forward(const at::Tensor &x) { return helper(x); }\n",
+                            "/p/net.cc");
+  TUSummary Helper = summarize(std::string(Header) + "at::Tensor helper(const at::Tensor &x) {\n"
+                                                     "  at::Tensor y = x.detach(); y.requires_grad_(); return y; }\n",
+                               "/p/helper.cc");
+  TUSummary Main = summarize(std::string(Header) + "float evaluate(Net &n) { return n.forward(at::Tensor()).item<float>(); }\n"
+                                                   "float score(Net &n) { return external(n.forward(at::Tensor())); }\n",
+                             "/p/main.cc");
+  const Function *Eval = find(Main, "evaluate");
+  ASSERT_TRUE(Eval);
+  EXPECT_FALSE(Eval->NeedsGradients);
+  ASSERT_EQ(1u, Eval->GradientsElsewhere.size());
+  const Function *Crit = find(Net, "Critic::forward");
+  ASSERT_TRUE(Crit);
+  EXPECT_FALSE(Crit->NeedsGradients);
+  EXPECT_EQ(std::vector<std::string>{usrNamed({Helper}, "helper")}, Crit->GradientsElsewhere);
+  EXPECT_TRUE(find(Helper, "helper")->NeedsGradients);
+  ProjectModel M = merged({Net, Helper, Main});
+  EXPECT_FALSE(M.needsGradients(usrNamed({Net}, "Net::forward")));
+  EXPECT_TRUE(M.needsGradients(usrNamed({Net}, "Critic::forward"))) << "through helper() in helper.cc";
+  EXPECT_FALSE(M.needsGradients(usrNamed({Main}, "evaluate")));
+  EXPECT_TRUE(M.needsGradients(usrNamed({Main}, "score"))) << "external() is defined in no file";
+  EXPECT_TRUE(M.needsGradients("c:@F@nowhere#"));
+}

@@ -142,6 +142,28 @@ class ProjectModel(unittest.TestCase):
             self.assertNotIn("\x1c", out, "the placeholders are filled in")
             self.assertNotIn("\x1f", out, "the basis marker is stripped")
 
+    def test_the_index_carries_program_facts_and_gradient_needs_to_the_plugin(self):
+        if not PLUGIN or not os.path.isfile(PLUGIN) or not shutil.which("clang-tidy-19"):
+            self.skipTest("no plugin or no clang-tidy-19")
+        for case, check in (("cudnn_across_files", "torch-cudnn-benchmark"),
+                            ("cudnn_configured_elsewhere", "torch-cudnn-benchmark"),
+                            ("eval_forward_elsewhere", "torch-eval-no-grad")):
+            with self.subTest(case=case), tempfile.TemporaryDirectory() as root:
+                src, expected = lay_out(case, root)
+                main = os.path.join(src, "main.cpp")
+                found, _, _ = self.tidy(root, main, check)
+                self.assertEqual(sorted((w["file"], w["line"]) for w in expected["per_file"]), found,
+                                 "without an index: the file's own answer")
+                p = subprocess.run([TORCHLINT, "index", "-p", os.path.join(root, "build")], capture_output=True,
+                                   text=True, env=dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache")))
+                self.assertEqual(0, p.returncode, p.stderr)
+                found, out, err = self.tidy(root, main, check)
+                self.assertEqual(sorted((w["file"], w["line"]) for w in expected["project"]), found, out + err)
+                for w in expected["project"]:
+                    self.assertIn(w["contains"], out)
+                self.assertNotIn("\x1c", out, "the placeholders are filled in")
+                self.assertNotIn("\x1f", out, "the basis marker is stripped")
+
     def test_torchlint_index_feeds_the_clang_tidy_plugin(self):
         if not PLUGIN or not os.path.isfile(PLUGIN) or not shutil.which("clang-tidy-19"):
             self.skipTest("no plugin or no clang-tidy-19")

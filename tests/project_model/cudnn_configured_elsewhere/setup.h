@@ -1,0 +1,4 @@
+#pragma once
+#include "torch_mini.h"
+
+void configureBackends();

@@ -1,0 +1,11 @@
+#include "model.h"
+
+void train(Mlp &net, at::Device device, int steps) {
+  torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.01));
+  for (int step = 0; step < steps; ++step) {
+    opt.zero_grad();
+    at::Tensor loss = net.forward(torch::rand({8, 64}, at::TensorOptions(device))).mean();
+    loss.backward();
+    opt.step();
+  }
+}
