@@ -90,6 +90,53 @@ std::vector<std::string> defaultCompileFlags(const TorchInstall &T) {
 
 static int stdNumber(const std::string &Std) { return parseCxxStd(Std); }
 
+/// The folders a system or libtorch include is served from: libtorch's, /usr/include and its
+/// multiarch and C++ folders, /usr/local/include, clang's own.
+static std::vector<std::string> systemIncludeFolders(const TorchInstall &T) {
+  std::vector<std::string> Out(T.IncludeDirs.begin(), T.IncludeDirs.end());
+  for (const char *D : {"/usr/include", "/usr/local/include"})
+    Out.push_back(D);
+  std::error_code EC;
+  for (const char *Parent : {"/usr/include", "/usr/include/c++", "/usr/lib/llvm-19/lib/clang"}) {
+    for (llvm::sys::fs::directory_iterator I(Parent, EC), E; I != E && !EC; I.increment(EC)) {
+      llvm::StringRef Name = llvm::sys::path::filename(I->path());
+      if (llvm::StringRef(Parent) == "/usr/include" && Name.ends_with("-linux-gnu")) {
+        Out.push_back(I->path());
+        for (llvm::sys::fs::directory_iterator J(I->path() + "/c++", EC), F; J != F && !EC; J.increment(EC))
+          Out.push_back(J->path());
+        EC.clear();
+      } else if (llvm::StringRef(Parent) == "/usr/include/c++") {
+        Out.push_back(I->path());
+      } else if (llvm::StringRef(Parent) == "/usr/lib/llvm-19/lib/clang") {
+        Out.push_back(I->path() + "/include");
+      }
+    }
+    EC.clear();
+  }
+  return Out;
+}
+
+/// Dir holds a header or a folder that an include of a system or libtorch header could find
+/// instead (`time.h`, `c10/`): searched as a user folder (-I, before the system folders) it would
+/// shadow that header.
+static bool shadowsSystemHeaders(const std::string &Dir, const std::vector<std::string> &System) {
+  std::error_code EC;
+  unsigned Seen = 0;
+  for (llvm::sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC; I.increment(EC)) {
+    if (++Seen > 2000)
+      return true; // a huge folder: keep it last rather than look at all of it
+    llvm::StringRef Name = llvm::sys::path::filename(I->path());
+    bool Header = Name.ends_with(".h") || Name.ends_with(".hpp") || Name.ends_with(".hh") || Name.ends_with(".hxx") ||
+                  !Name.contains('.');
+    if (!Header)
+      continue;
+    for (const std::string &S : System)
+      if (exists(S + "/" + Name.str()))
+        return true;
+  }
+  return false;
+}
+
 std::vector<std::string> guessedCompileFlags(const std::string &File, std::string &Summary) {
   TorchInstall T = findTorchInstall();
   ProjectFlags P = guessProjectFlags(File);
@@ -123,9 +170,23 @@ std::vector<std::string> guessedCompileFlags(const std::string &File, std::strin
     Args.push_back("-isystem");
     Args.push_back(I);
   }
+  // The project's folders with headers: user folders (-I, after the build's own) unless one would
+  // shadow a system or libtorch header; those are searched last (-idirafter), where clang takes
+  // what they hold for system headers, which no check reports on.
+  std::vector<std::string> System = systemIncludeFolders(T);
+  unsigned Last = 0;
   for (const std::string &I : P.HeaderDirs) {
+    if (shadowsSystemHeaders(I, System))
+      continue;
+    Args.push_back("-I");
+    Args.push_back(I);
+  }
+  for (const std::string &I : P.HeaderDirs) {
+    if (!shadowsSystemHeaders(I, System))
+      continue;
     Args.push_back("-idirafter");
     Args.push_back(I);
+    ++Last;
   }
   if (!P.IncludeDirs.empty()) {
     std::string From;
@@ -134,9 +195,15 @@ std::vector<std::string> guessedCompileFlags(const std::string &File, std::strin
     Said.push_back(std::to_string(P.IncludeDirs.size()) + " include folder" + (P.IncludeDirs.size() == 1 ? "" : "s") +
                    " from " + From);
   }
-  if (!P.HeaderDirs.empty())
-    Said.push_back(std::to_string(P.HeaderDirs.size()) + " folder" + (P.HeaderDirs.size() == 1 ? "" : "s") +
-                   " with headers searched last" + (P.Truncated ? " (the scan of " + P.Root + " stopped at its limit)" : ""));
+  if (!P.HeaderDirs.empty()) {
+    size_t User = P.HeaderDirs.size() - Last;
+    std::string Scan = P.Truncated ? " (the scan of " + P.Root + " stopped at its limit)" : "";
+    if (User)
+      Said.push_back(std::to_string(User) + " more folder" + (User == 1 ? "" : "s") + " with the project's headers" + Scan);
+    if (Last)
+      Said.push_back(std::to_string(Last) + " folder" + (Last == 1 ? "" : "s") +
+                     " with headers that shadow system headers searched last" + (User ? "" : Scan));
+  }
   Said.push_back(T.Found ? "libtorch " + T.version() + " at " + T.Where : "no libtorch found");
   Summary = "no compile database (looked where clangd does; -p DIR or -- FLAGS to give one); flags guessed: ";
   for (size_t I = 0; I < Said.size(); ++I)

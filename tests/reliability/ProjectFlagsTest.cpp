@@ -6,6 +6,7 @@
 #include "cli/CudaHost.h"
 #include "cli/ProjectConfig.h"
 #include "cli/ProjectFlags.h"
+#include "cli/TorchInstall.h"
 #include "core/Catalog.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -97,6 +98,33 @@ TEST(ProjectFlags, CMakeIncludeFoldersFromAListVariable) {
   S.write("src/third_party/vendored.h", "#pragma once\n");
   ProjectFlags P = guessProjectFlags(S.write("src/a.cpp", ""));
   EXPECT_EQ(P.IncludeDirs, under(S, {"include", "src"}));
+}
+
+TEST(ProjectFlags, FoldersWithHeadersAreUserFoldersUnlessTheyShadowSystemHeaders) {
+  // A header found only through the scan (`#include <Segmentor.h>`) is the project's code: its
+  // folder is a user folder (-I); a folder with `time.h` would shadow the C library's and is searched
+  // last (-idirafter: clang takes it for a system folder).
+  Scratch S;
+  mkdir(S, ".git");
+  S.write("src/Segmentor.h", "#pragma once\n");
+  S.write("compat/time.h", "#pragma once\n");
+  std::string Summary;
+  std::vector<std::string> Args = guessedCompileFlags(S.write("test/train.cpp", "#include <Segmentor.h>\n"), Summary);
+  auto FlagOf = [&](const std::string &Dir) -> std::string {
+    for (size_t I = 0; I + 1 < Args.size(); ++I)
+      if (Args[I + 1] == Dir)
+        return Args[I];
+    return "";
+  };
+  std::string All;
+  for (const std::string &A : Args)
+    All += A + " ";
+  EXPECT_EQ(FlagOf(S.path("src")), "-I") << All;
+  EXPECT_EQ(FlagOf(S.path("compat")), "-idirafter") << Summary;
+  // The scratch folder's include/ holds a torch/ folder (a stub): it would shadow libtorch's.
+  EXPECT_EQ(FlagOf(S.path("include")), "-idirafter") << All;
+  EXPECT_NE(Summary.find("more folders with the project's headers"), std::string::npos) << Summary;
+  EXPECT_NE(Summary.find("folders with headers that shadow system headers searched last"), std::string::npos) << Summary;
 }
 
 TEST(ProjectFlags, CMakeTargetPropertiesAndFlags) {

@@ -496,13 +496,17 @@ def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
          "Columns: *step* = the file holds training-step code (a backward, an optimizer step or a loss assignment); "
          "*unjudged* = torchlint says code of the file was not judged (compiler errors not covered by a stand-in); "
          "*stand-in only* = every error was covered by a stand-in; *lost* = findings of the whole-project run (same "
-         "workdir) that this run does not give; *pch* = the precompiled libtorch header used for the file; *load* = the "
+         "workdir) that this run does not give; *extra* = distinct findings (file, line, check) of this run that the "
+         "whole-project run does not give, with their verdicts where judged (TP/FP/debatable/unjudged: a file "
+         "analysed alone cannot see the project's step loops, so any loop counts there); *pch* = the precompiled libtorch header used for the file; *load* = the "
          "machine's 1-minute load average when the file finished (times are wall seconds: compare them only between "
          "files of one run on a quiet machine).\n",
          "".join("- %s\n" % n for n in notes),
          "## Per repository\n",
-         "| repository | files | with a step | step in a file with unjudged code | stand-in only | findings | lost vs project mode | median s/file | max s/file |",
-         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+         "| repository | files | with a step | step in a file with unjudged code | stand-in only | findings | lost vs project mode | extra (TP/FP/debatable/unjudged) | median s/file | max s/file |",
+         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
+    verdicts = load("verdicts.json")
+    misses = load("misses.json")
     rows = []
     for repo in manifest["repos"]:
         res = results.get(repo["name"])
@@ -511,8 +515,19 @@ def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
         pf = res["per_file"]
         proj = os.path.join(workdir, repo["name"], ".torchlint-result-project.json")
         lost = {}
+        extra = "n/a"
         if os.path.exists(proj):
             pj = json.load(open(proj))
+            have = {(f["file"], f["line"], f["check"]) for f in pj["findings"]}
+            new = {}
+            for f in res["findings"]:
+                k = (f["file"], f["line"], f["check"])
+                if k not in have:
+                    new.setdefault(k, dict(f, repo=repo["name"]))
+            judged, _ = match(list(new.values()), [v for v in verdicts if v["repo"] == repo["name"]],
+                              [m for m in misses if m["repo"] == repo["name"]])
+            c = collections.Counter(j["verdict"] for j in judged)
+            extra = "%d (%d/%d/%d/%d)" % (len(judged), c["TP"], c["FP"], c["debatable"], c["unjudged"])
             got = collections.Counter((f["file"], f["line"], f["check"]) for f in res["findings"])
             for f in pj["findings"]:
                 k = (f["file"], f["line"], f["check"])
@@ -522,11 +537,11 @@ def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
                     lost[f["file"]] = lost.get(f["file"], 0) + 1
         times = sorted(v["wall_s"] for v in pf.values())
         med = times[len(times) // 2] if times else 0
-        L.append("| %s | %d | %d | %d | %d | %d | %s | %.1f | %.1f |" % (
+        L.append("| %s | %d | %d | %d | %d | %d | %s | %s | %.1f | %.1f |" % (
             repo["name"], len(pf), sum(v.get("step", False) for v in pf.values()),
             sum(v.get("step", False) and v.get("unjudged_code", False) for v in pf.values()),
             sum(v.get("standin_only", False) for v in pf.values()), len(res["findings"]),
-            sum(lost.values()) if os.path.exists(proj) else "n/a", med, times[-1] if times else 0))
+            sum(lost.values()) if os.path.exists(proj) else "n/a", extra, med, times[-1] if times else 0))
         for f, v in pf.items():
             rows.append((repo["name"], f, v, lost.get(f, 0)))
     L.append("")
