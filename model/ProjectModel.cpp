@@ -174,8 +174,17 @@ void ProjectModel::finish() {
                         " (two programs in one compile database?); the project model uses the first");
     }
   }
-  for (const TUSummary &S : Pending)
-    Programs.push_back(S.Program);
+  for (const TUSummary &S : Pending) {
+    ProgramTU T;
+    T.Sites = S.Program;
+    for (const Function &F : S.Functions) {
+      T.Defines.insert(F.USR);
+      T.Defines.insert(F.Overrides.begin(), F.Overrides.end());
+      for (const Call &C : F.Calls)
+        T.Calls.insert(C.Callee);
+    }
+    Programs.push_back(std::move(T));
+  }
   Pending.clear();
 
   for (auto &[USR, D] : Defs) {
@@ -448,18 +457,31 @@ bool ProjectModel::needsGradients(llvm::StringRef USR) const {
 }
 
 std::optional<ProgramSites> ProjectModel::programFacts(llvm::StringRef File, unsigned Line) const {
-  auto Own = llvm::find_if(Programs, [&](const ProgramSites &P) { return P.Main && P.Main.File == File && P.Main.Line == Line; });
+  auto Own = llvm::find_if(
+      Programs, [&](const ProgramTU &T) { return T.Sites.Main && T.Sites.Main.File == File && T.Sites.Main.Line == Line; });
   if (Own == Programs.end())
     return std::nullopt;
-  ProgramSites Out = *Own;
-  for (const ProgramSites &P : Programs)
-    if (!P.Main)
-      for (auto [Mine, Theirs] : {std::pair<Site *, const Site *>{&Out.Conv, &P.Conv},
-                                  {&Out.CUDA, &P.CUDA},
-                                  {&Out.Trains, &P.Trains},
-                                  {&Out.Cudnn, &P.Cudnn}})
+  ProgramSites Out = Own->Sites;
+  // The TUs without main() that the program calls into, transitively.
+  std::set<std::string> Called = Own->Calls;
+  std::vector<bool> In(Programs.size(), false);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (size_t I = 0; I < Programs.size(); ++I) {
+      const ProgramTU &T = Programs[I];
+      if (In[I] || T.Sites.Main ||
+          !llvm::any_of(T.Defines, [&](const std::string &USR) { return Called.count(USR) != 0; }))
+        continue;
+      In[I] = Grew = true;
+      Called.insert(T.Calls.begin(), T.Calls.end());
+      for (auto [Mine, Theirs] : {std::pair<Site *, const Site *>{&Out.Conv, &T.Sites.Conv},
+                                  {&Out.CUDA, &T.Sites.CUDA},
+                                  {&Out.Trains, &T.Sites.Trains},
+                                  {&Out.Cudnn, &T.Sites.Cudnn}})
         if (!*Mine && *Theirs)
           *Mine = *Theirs;
+    }
+  }
   return Out;
 }
 

@@ -24,9 +24,11 @@
 //   kFloat32) / 255`), directly or through other such functions and fields; a copy to the device
 //   of what they yield is reported by torch-host-convert-then-copy only then (resolve()).
 // - Programs: a TU that defines main() belongs to that program; a TU that defines none belongs to
-//   every program of the database (a library of the project's own). A program's facts
-//   (convolutions, CUDA, training, cuDNN set-up: TUSummary.h ProgramSites) are those of its TUs
-//   (programFacts); torch-cudnn-benchmark decides on them.
+//   each program that calls into it: a function it defines (or an override of one) is called from
+//   the program's TUs, transitively (a tutorial collection's model file counts only for the
+//   tutorial that uses it). A program's facts (convolutions, CUDA, training, cuDNN set-up:
+//   TUSummary.h ProgramSites) are those of its TUs (programFacts); torch-cudnn-benchmark decides on
+//   them.
 // - Gradients: a user function needs gradients when its TU says so, or when a function it calls
 //   whose body is in another TU does, or when that function is defined in no TU (needsGradients).
 // - CUDA: the program uses CUDA when some TU does (analysis/TUFacts.h usesCUDA); advice that
@@ -159,7 +161,12 @@ private:
   std::map<std::string, Widening> WidenedHost;      // the flows that are widened host tensors
   void decideWidenedHost();
   bool UsesCUDA = false;                            // some TU uses CUDA (TUSummary::UsesCUDA)
-  std::vector<ProgramSites> Programs;               // each TU's, in the order of their main files
+  struct ProgramTU {
+    ProgramSites Sites;
+    std::set<std::string> Defines; // the functions the TU defines, and the methods they override
+    std::set<std::string> Calls;   // what its functions call
+  };
+  std::vector<ProgramTU> Programs; // each TU's, in the order of their main files
   std::set<std::string> NeedGradients;              // the defined functions that may need gradients
   void decideGradients();
 };

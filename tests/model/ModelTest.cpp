@@ -687,7 +687,12 @@ TEST(ProjectModel, AProgramsFactsComeFromItsOwnFileAndTheFilesWithoutMain) {
   EXPECT_FALSE(Main.Program.Conv);
   EXPECT_TRUE(Tool.Program.Cudnn);
   EXPECT_FALSE(Tool.Program.CUDA);
-  ProjectModel M = merged({Model, Train, Main, Tool});
+  // Another tutorial's model file in the same database: main() never calls into it.
+  TUSummary Other = summarize("struct Encoder : torch::nn::Module { Encoder(); torch::nn::Conv2d conv{nullptr}; };\n"
+                              "Encoder::Encoder() { conv = register_module(\"conv\", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 8, 3))); }\n",
+                              "/p/other/encoder.cc", true);
+  EXPECT_TRUE(Other.Program.Conv);
+  ProjectModel M = merged({Model, Train, Main, Tool, Other});
   std::optional<ProgramSites> P = M.programFacts(Main.Program.Main.File, Main.Program.Main.Line);
   ASSERT_TRUE(P);
   EXPECT_EQ("model.cc", baseName(P->Conv.File));
@@ -706,6 +711,19 @@ TEST(ProjectModel, AProgramsFactsComeFromItsOwnFileAndTheFilesWithoutMain) {
   EXPECT_FALSE(M.resolve(G)) << "the tool configures cuDNN itself (and uses no CUDA)";
   // A program without the file that trains: not reported.
   ProjectModel N = merged({Model, Main});
+  // A program that calls into no file with a convolution: not reported, whatever other programs of
+  // the database build (a tutorial collection).
+  TUSummary Plain = summarize(std::string(Header) + "int main() { train(*(Net *)nullptr, at::Device(at::kCUDA)); }\n",
+                              "/p/plain.cc", true);
+  TUSummary TrainOnly = summarize(std::string(Header) + "void train(Net &net, at::Device d) {\n"
+                                                        "  for (int i = 0; i < 9; ++i) net.forward(torch::rand({1}, at::TensorOptions(d))).backward();\n"
+                                                        "}\n",
+                                  "/p/train.cc", true);
+  ProjectModel O = merged({Other, TrainOnly, Plain});
+  std::optional<ProgramSites> Q = O.programFacts(Plain.Program.Main.File, Plain.Program.Main.Line);
+  ASSERT_TRUE(Q);
+  EXPECT_TRUE(Q->Trains);
+  EXPECT_FALSE(Q->Conv) << "encoder.cc is another program's";
   Finding H = cudnnFinding(Main);
   EXPECT_FALSE(N.resolve(H));
 }
