@@ -194,20 +194,6 @@ void OptimizerInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   std::string Advice = "; construct it once, before the loop (to change the learning rate, set it on the existing "
                        "optimizer's param_groups(): group.options().set_lr(lr))";
 
-  // Per step: the construction is hot.
-  if (auto Hot = hotContext(Site, Ctx)) {
-    const Stmt *Loop = HC.enclosingLoop(Site);
-    if (Loop && namesLocalOf(Params, Loop, SM))
-      return; // a model built per iteration with its optimizer
-    report(Site->getBeginLoc(),
-           Class + " constructed on every step starts with empty state each time: " + stateOf(RD) +
-               " are thrown away and allocated again, so every step is the optimizer's first (a different "
-               "training, not only a cost)" +
-               Advice,
-           Hot);
-    return;
-  }
-
   // Per epoch: the innermost loop around the construction (in this function, or around a call of
   // this function in its callers) runs a step loop once per iteration; not a loop over folds or
   // configurations, whose iterations run whole trainings (two levels of training loops inside).
@@ -245,8 +231,23 @@ void OptimizerInLoopCheck::check(const MatchFinder::MatchResult &Result) {
       }
     }
   }
-  if (!Loop)
+  if (!Loop) {
+    // Per step: the construction is hot (asked only now: in project mode, hotContext() makes
+    // what is reported after it conditional on the function being hot in the project, which a
+    // construction per epoch does not rest on).
+    if (auto Hot = hotContext(Site, Ctx)) {
+      const Stmt *Inner = HC.enclosingLoop(Site);
+      if (Inner && namesLocalOf(Params, Inner, SM))
+        return; // a model built per iteration with its optimizer
+      report(Site->getBeginLoc(),
+             Class + " constructed on every step starts with empty state each time: " + stateOf(RD) +
+                 " are thrown away and allocated again, so every step is the optimizer's first (a different "
+                 "training, not only a cost)" +
+                 Advice,
+             Hot);
+    }
     return;
+  }
   std::string Where = "on every iteration of the epoch loop at line " + std::to_string(HC.line(Loop->getBeginLoc()));
   if (Via)
     Where = "in " + HC.describe(FD) + ", called " + Where + " of " + HC.describe(Via);
