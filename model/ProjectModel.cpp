@@ -178,8 +178,11 @@ void ProjectModel::finish() {
     ProgramTU T;
     T.Sites = S.Program;
     for (const Function &F : S.Functions) {
-      T.Defines.insert(F.USR);
-      T.Defines.insert(F.Overrides.begin(), F.Overrides.end());
+      // Defined in the TU's own file: a function of a header it includes is every includer's.
+      if (F.File == S.MainFile) {
+        T.Defines.insert(F.USR);
+        T.Defines.insert(F.Overrides.begin(), F.Overrides.end());
+      }
       for (const Call &C : F.Calls)
         T.Calls.insert(C.Callee);
     }

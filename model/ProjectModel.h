@@ -24,7 +24,7 @@
 //   kFloat32) / 255`), directly or through other such functions and fields; a copy to the device
 //   of what they yield is reported by torch-host-convert-then-copy only then (resolve()).
 // - Programs: a TU that defines main() belongs to that program; a TU that defines none belongs to
-//   each program that calls into it: a function it defines (or an override of one) is called from
+//   each program that calls into it: a function its own file defines (or an override of one) is called from
 //   the program's TUs, transitively (a tutorial collection's model file counts only for the
 //   tutorial that uses it). A program's facts (convolutions, CUDA, training, cuDNN set-up:
 //   TUSummary.h ProgramSites) are those of its TUs (programFacts); torch-cudnn-benchmark decides on
