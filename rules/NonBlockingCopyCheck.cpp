@@ -64,6 +64,15 @@ bool deviceFromOutside(const CXXMemberCallExpr *Call) {
   return Ref && isa<ParmVarDecl>(Ref->getDecl());
 }
 
+/// Parentheses, casts and the temporaries a call's result is bound to.
+const Expr *Skip(const Expr *X) {
+  for (const Expr *Prev = nullptr; X != Prev;) {
+    Prev = X;
+    X = X->IgnoreParens()->IgnoreImplicit();
+  }
+  return X;
+}
+
 /// `std::get<I>(t)` (a tuple or pair the loader fills): t.
 const Expr *stdGetArgument(const Expr *E) {
   const auto *C = dyn_cast<CallExpr>(E);
@@ -110,14 +119,6 @@ bool fillsInCondition(const Expr *Cond, const VarDecl *VD) {
 /// `batch.data.view(...)`, `batch.data.index({Slice(), 0})`, or a local initialized from one of
 /// them and never assigned again: `auto data = batch.data;`) reads.
 const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
-  // Parentheses, casts and the temporaries a call's result is bound to.
-  auto Skip = [](const Expr *X) {
-    for (const Expr *Prev = nullptr; X != Prev;) {
-      Prev = X;
-      X = X->IgnoreParens()->IgnoreImplicit();
-    }
-    return X;
-  };
   E = Skip(E);
   for (;;) {
     if (const auto *ME = dyn_cast<MemberExpr>(E))
@@ -159,13 +160,6 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
 /// `torch::from_blob(ptr, sizes)` on host memory (also through reshapes, basic indexing, and a local
 /// that holds it all along): memory the program owns, pageable; the call, or null.
 const CallExpr *wrappedHostMemory(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
-  auto Skip = [](const Expr *X) {
-    for (const Expr *Prev = nullptr; X != Prev;) {
-      Prev = X;
-      X = X->IgnoreParens()->IgnoreImplicit();
-    }
-    return X;
-  };
   E = Skip(E);
   while (const auto *C = dyn_cast<CXXMemberCallExpr>(E)) {
     if (!isReshape(C) && !isBasicIndex(C))
