@@ -214,7 +214,16 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
 /// The database makeDatabase found where clangd looks, or the flags it guessed (none found):
 /// decided once, by the parent, and passed on to the -j workers.
 std::string DiscoveredDatabase;
-std::vector<std::string> GuessedArgs;
+/// Without a compile database: each file's flags as guessed for it (cli/TorchInstall.h; the
+/// include folders in the file's own order, cli/ProjectFlags.h nearestFirst).
+class GuessedDatabase : public tooling::CompilationDatabase {
+public:
+  std::vector<tooling::CompileCommand> getCompileCommands(StringRef File) const override {
+    std::string Summary;
+    return tooling::FixedCompilationDatabase(".", torchlint::guessedCompileFlags(File.str(), Summary))
+        .getCompileCommands(File);
+  }
+};
 
 /// The compilation database: `-- flags`, -p, one found where clangd looks for one, or flags
 /// guessed from the project's build files and the libtorch found (-std=c++17 or c++20 as its
@@ -250,10 +259,10 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
     // The project's build files and the libtorch found (cli/TorchInstall.h); the -j workers are
     // given the same flags after --.
     std::string Summary;
-    GuessedArgs = torchlint::guessedCompileFlags(Inputs.empty() ? std::string(".") : Inputs.front(), Summary);
+    torchlint::guessedCompileFlags(Inputs.empty() ? std::string(".") : Inputs.front(), Summary);
     if (!Worker && !Quiet)
       errs() << "torchlint: " << Summary << "\n";
-    DB = std::make_unique<tooling::FixedCompilationDatabase>(".", GuessedArgs);
+    DB = std::make_unique<GuessedDatabase>();
   }
   auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(DB));
   // No "N warnings generated." on stderr (findings are reported by torchlint, not by clang).
@@ -334,10 +343,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
     if (!Extra.empty()) {
       Args.push_back("--");
       Args.insert(Args.end(), Extra.begin(), Extra.end());
-    } else if (!GuessedArgs.empty()) {
-      Args.push_back("--");
-      Args.insert(Args.end(), GuessedArgs.begin(), GuessedArgs.end());
     }
+    // Guessed flags: each worker guesses them as this process does, per file (GuessedDatabase).
     std::vector<StringRef> Refs(Args.begin(), Args.end());
     std::string Err;
     Child C;

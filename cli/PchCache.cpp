@@ -41,8 +41,8 @@ namespace {
 
 /// One directive of a file's prefix, as leadingSystemIncludes and the include chain read them.
 struct Directive {
-  enum Kind { Angled, Quoted, PragmaOnce, Ifndef, Define, Endif, Other, End } K = Other;
-  std::string Arg; // the header name (includes) or the macro (#ifndef, #define)
+  enum Kind { Angled, Quoted, PragmaOnce, Ifndef, Define, Undef, Endif, Other, End } K = Other;
+  std::string Arg; // the header name (includes) or the macro (#ifndef, #define, #undef)
 };
 
 bool identStart(char C) { return isAlpha(C) || C == '_'; }
@@ -141,6 +141,13 @@ private:
       if (Word == "ifndef" ? !emptyRest(R) : (!R.empty() && R[0] != ' ' && R[0] != '\t'))
         return {};
       return {Word == "ifndef" ? Directive::Ifndef : Directive::Define, M.str()};
+    }
+    if (Word == "undef" && Sep) {
+      R = R.ltrim(" \t");
+      StringRef M = ident(R);
+      if (M.empty() || !identStart(M[0]) || !emptyRest(R))
+        return {};
+      return {Directive::Undef, M.str()};
     }
     if (Word == "endif" && (R.empty() || Sep || R.starts_with("//")) && emptyRest(R))
       return {Directive::Endif, ""};
@@ -318,7 +325,28 @@ bool libtorchName(const std::string &H) {
 /// identifier of their preprocessor's table, sorted, one a line), or "" when none is. A guard
 /// macro the original TU defines before those headers could change how they parse (one that
 /// shadows a library's own guard, say) only if they look at its name.
-std::optional<std::string> guardClash(StringRef Dir, ArrayRef<std::string> Guards) {
+///
+/// A macro the original TU #undefs before those headers (`#undef slots`) is undefined when they
+/// are read in both orders unless the command line defines it, and stays undefined after them
+/// unless they define it: Undefs clash with the macros defined at the end of the PCH ("macros",
+/// which holds the command line's too), or with its idents when the PCH has no "macros" file.
+std::optional<std::string> guardClash(StringRef Dir, ArrayRef<std::string> Guards, ArrayRef<std::string> Undefs = {}) {
+  if (!Undefs.empty()) {
+    SmallString<256> M(Dir);
+    sys::path::append(M, "macros");
+    auto Buf = MemoryBuffer::getFile(M, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return guardClash(Dir, [&] {
+        std::vector<std::string> All(Guards.begin(), Guards.end());
+        All.insert(All.end(), Undefs.begin(), Undefs.end());
+        return All;
+      }());
+    SmallVector<StringRef, 0> Names;
+    (*Buf)->getBuffer().split(Names, '\n', -1, /*KeepEmpty=*/false);
+    for (const std::string &U : Undefs)
+      if (std::binary_search(Names.begin(), Names.end(), StringRef(U)))
+        return U;
+  }
   if (Guards.empty())
     return std::string();
   SmallString<256> P(Dir);
@@ -350,6 +378,7 @@ struct IncludeChain {
 
   std::vector<std::string> Block;   // as written, in the order met (each once)
   std::vector<std::string> Guards;  // include-guard macros defined on the way
+  std::vector<std::string> Undefs;  // macros #undef'd on the way (guardClash)
   std::vector<std::string> Headers; // the project headers walked (absolute)
   std::string Stop;                 // what ended the walk (for the accel log)
 
@@ -401,6 +430,12 @@ struct IncludeChain {
       case Directive::Quoted:
         if (!quoted(Path, D.Arg, Depth))
           return false;
+        continue;
+      case Directive::Undef:
+        // `#undef slots` before libtorch (a Qt project's habit): with the PCH in front it comes
+        // after the block's headers instead of before them, which changes nothing unless the
+        // command line or those headers define the name (guardClash).
+        Undefs.push_back(D.Arg);
         continue;
       default:
         return stop(IsMain ? "a macro, a conditional or code before the first include"
@@ -570,6 +605,8 @@ public:
   std::string Block;
   /// Every identifier the block's preprocessor looked at, sorted, one a line (guardClash).
   std::string Idents;
+  /// Every macro defined at the end of the block, sorted, one a line (guardClash).
+  std::string Macros;
 
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
@@ -606,6 +643,14 @@ protected:
     llvm::sort(Ids);
     for (StringRef Id : Ids)
       (Idents += Id) += '\n';
+    Preprocessor &PP = CI.getPreprocessor();
+    std::vector<StringRef> Defined;
+    for (const auto &KV : PP.macros())
+      if (PP.getMacroInfo(KV.first))
+        Defined.push_back(KV.first->getName());
+    llvm::sort(Defined);
+    for (StringRef Id : Defined)
+      (Macros += Id) += '\n';
     GeneratePCHAction::EndSourceFileAction();
   }
 
@@ -644,7 +689,7 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   // A main file whose own block has no libtorch include (a project header first, say): the block
   // the preprocessor meets through the project's headers (IncludeChain). Blocks that name
   // libtorch in the main file keep to it, so that they share the PCH of the torch.h-first files.
-  std::vector<std::string> Guards;
+  std::vector<std::string> Guards, Undefs;
   if (Dirs && !Inv.getLangOpts().MSVCCompat &&
       std::none_of(Block.begin(), Block.end(), [](const std::string &H) { return libtorchName(H); })) {
     IncludeChain C(*Dirs, Files.getVirtualFileSystem());
@@ -652,8 +697,26 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     if (!C.Block.empty() && (C.Block.size() > Block.size() || !C.Headers.empty())) {
       Block = std::move(C.Block);
       Guards = std::move(C.Guards);
+      Undefs = std::move(C.Undefs);
     } else if (Block.empty()) {
       U.Why = "no leading #include <...> block" + (C.Stop.empty() ? std::string() : ": " + C.Stop);
+      return U;
+    }
+  }
+  // A header no folder of the search holds (a library that is not installed: OpenCV, cxxopts)
+  // is left to the TU, which recovers from it (a stand-in, synthesised declarations, or nothing:
+  // Recovery.h), instead of ending the block before libtorch. The TU then meets it after the
+  // PCH's headers, not before them: its declarations are torchlint's own, which neither define
+  // anything libtorch looks at nor depend on the order. Once the header is installed it is a
+  // member of the block again (a new PCH).
+  if (Dirs) {
+    size_t Before = Block.size();
+    llvm::erase_if(Block, [&](const std::string &H) {
+      return !sys::path::is_absolute(H) &&
+             std::none_of(Dirs->begin(), Dirs->end(), [&](const SearchDir &D) { return D.Kind != "q" && holds(D, H); });
+    });
+    if (Block.empty() && Before > 0) {
+      U.Why = "no header of the leading #include <...> block is found";
       return U;
     }
   }
@@ -675,8 +738,9 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     Base.update(StringRef("\0", 1));
   };
   // 2: templates instantiated into the PCH; 3: variants by resolution; 4: the identifiers the
-  // block's headers looked at, for the guard macros of an include chain.
-  Feed("torchlint-pch-4");
+  // block's headers looked at, for the guard macros of an include chain; 5: the macros defined at
+  // its end, for the #undefs of one.
+  Feed("torchlint-pch-5");
   Feed(getClangFullVersion());
   Feed(TORCHLINT_VERSION);
   std::vector<std::string> Args = Keyed.getCC1CommandLine();
@@ -707,10 +771,10 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   }
   // An include chain's guard macros must be names the PCH's headers never looked at.
   auto GuardsClear = [&](StringRef Dir) {
-    std::optional<std::string> Clash = guardClash(Dir, Guards);
+    std::optional<std::string> Clash = guardClash(Dir, Guards, Undefs);
     if (Clash && Clash->empty())
       return true;
-    U.Why = Clash ? "the include guard " + *Clash + " of a project header is a name the precompiled headers use"
+    U.Why = Clash ? "the macro " + *Clash + " that a project header's include guard defines or its #undef removes is one the precompiled headers use"
                   : "cannot read " + Dir.str() + "/idents";
     return false;
   };
@@ -860,7 +924,8 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
       U.Why = "cannot write " + PchPath;
       return U;
     }
-    if (!writeFileAtomically((Dir + "/idents").str(), Act.Idents)) {
+    if (!writeFileAtomically((Dir + "/idents").str(), Act.Idents) ||
+        !writeFileAtomically((Dir + "/macros").str(), Act.Macros)) {
       U.Why = "cannot write " + std::string(Dir) + "/idents";
       return U;
     }

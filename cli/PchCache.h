@@ -9,7 +9,11 @@
 // therefore only holds a prefix of the block whose every directly included header is
 // include-guarded (or #pragma once) and which enters no non-system file: the user's own headers
 // are always parsed in the TU itself, so their declarations reach the checks exactly as without a
-// PCH. A block that cannot be precompiled exactly is parsed normally.
+// PCH. A block that cannot be precompiled exactly is parsed normally. Two departures from the
+// letter, each checked: a header of the block that no folder holds (a library that is not
+// installed) is left to the TU, which meets it after the PCH's headers and recovers from it with
+// torchlint's own declarations; and a project header's include guards and `#undef`s, which the
+// TU then sees after the block's headers, must be names those headers never look at.
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include <memory>

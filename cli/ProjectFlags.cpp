@@ -9,6 +9,7 @@
 #include "llvm/Support/Regex.h"
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 namespace torchlint {
 
@@ -131,6 +132,7 @@ struct Collector {
     if (D.empty() || !fs::is_directory(D) || !Seen.insert(D).second)
       return;
     Out.IncludeDirs.push_back(D);
+    Out.IncludeOwners.push_back(normalized(path::parent_path(File)));
     std::string From = relativeTo(Out.Root, File);
     if (!llvm::is_contained(Out.IncludesFrom, From))
       Out.IncludesFrom.push_back(From);
@@ -576,7 +578,68 @@ DatabaseFound findCompileDatabase(StringRef File) {
   return {};
 }
 
+namespace {
+/// How many leading path components A and B share.
+size_t sharedComponents(StringRef A, StringRef B) {
+  size_t N = 0;
+  for (auto I = path::begin(A), J = path::begin(B), IE = path::end(A), JE = path::end(B); I != IE && J != JE && *I == *J;
+       ++I, ++J)
+    ++N;
+  return N;
+}
+/// Whether Dir is Folder or above it.
+bool isAncestor(StringRef Dir, StringRef Folder) {
+  return Folder == Dir || (Folder.starts_with(Dir) && Folder.size() > Dir.size() && path::is_separator(Folder[Dir.size()]));
+}
+ProjectFlags scanAndRead(StringRef File);
+} // namespace
+
+void nearestFirst(ProjectFlags &P, StringRef File) {
+  llvm::SmallString<256> Abs(File);
+  fs::make_absolute(Abs);
+  std::string Folder = normalized(path::parent_path(Abs));
+  std::vector<size_t> Order(P.IncludeDirs.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  auto Rank = [&](size_t I) -> int {
+    const std::string &Owner = I < P.IncludeOwners.size() ? P.IncludeOwners[I] : P.Root;
+    return isAncestor(Owner, Folder) ? 1 : 0;
+  };
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return Rank(A) > Rank(B); });
+  std::vector<std::string> Dirs, Owners;
+  for (size_t I : Order) {
+    Dirs.push_back(P.IncludeDirs[I]);
+    if (I < P.IncludeOwners.size())
+      Owners.push_back(P.IncludeOwners[I]);
+  }
+  P.IncludeDirs = std::move(Dirs);
+  if (Owners.size() == P.IncludeDirs.size())
+    P.IncludeOwners = std::move(Owners);
+  std::stable_sort(P.HeaderDirs.begin(), P.HeaderDirs.end(), [&](const std::string &A, const std::string &B) {
+    return sharedComponents(A, Folder) > sharedComponents(B, Folder);
+  });
+}
+
 ProjectFlags guessProjectFlags(StringRef File) {
+  // The scan and the build files are the project's, the order is the file's: the LSP server and
+  // the CLI without a database ask once per file.
+  static std::mutex M;
+  static std::map<std::string, ProjectFlags> Done;
+  std::string Root = projectRoot(File);
+  ProjectFlags P;
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Done.find(Root);
+    if (It == Done.end())
+      It = Done.emplace(Root, scanAndRead(File)).first;
+    P = It->second;
+  }
+  nearestFirst(P, File);
+  return P;
+}
+
+namespace {
+ProjectFlags scanAndRead(StringRef File) {
   ProjectFlags P;
   P.Root = projectRoot(File);
   Scan S = scanProject(P.Root);
@@ -601,5 +664,6 @@ ProjectFlags guessProjectFlags(StringRef File) {
   }
   return P;
 }
+} // namespace
 
 } // namespace torchlint

@@ -38,7 +38,8 @@ struct ProjectFlags {
   /// Include folders the build adds (include_directories, target_include_directories, meson's
   /// include_directories, Bazel's includes and -I copts), in the order found; they exist.
   std::vector<std::string> IncludeDirs;
-  std::vector<std::string> IncludesFrom; // the build files they came from, relative to Root
+  std::vector<std::string> IncludeOwners; // for each of IncludeDirs, the folder of the build file that adds it
+  std::vector<std::string> IncludesFrom;  // the build files they came from, relative to Root
   /// Every folder of the project holding headers (and the include/ folders above them), for
   /// -idirafter: searched after everything else, they serve only includes nothing else serves.
   std::vector<std::string> HeaderDirs;
@@ -46,7 +47,16 @@ struct ProjectFlags {
 };
 
 /// Reads the build files of File's project (projectRoot). Bounded: 20,000 directory entries.
+/// The folders come in File's order (nearestFirst). A project's scan is done once per process.
 ProjectFlags guessProjectFlags(llvm::StringRef File);
+
+/// Orders P's folders for File, as its own build would search them: the include folders added
+/// by the build files of File's folder and the folders above it first (in the order found, which
+/// is CMake's: a parent folder's include_directories() come before a target's own), then the
+/// others (a sibling example's, a library's); the folders with headers by how much of File's path
+/// they share, most first. A collection of examples, each with its own CMakeLists.txt and include/ holding
+/// the same header names (`transform.h`), then finds each example's own header.
+void nearestFirst(ProjectFlags &P, llvm::StringRef File);
 
 /// "-std=c++20" style numbers: 17 for "c++17", "gnu++1z"; 20 for "c++2a"; 0 when not a standard.
 int parseCxxStd(llvm::StringRef Spelling);

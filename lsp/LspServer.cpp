@@ -192,9 +192,6 @@ private:
   std::map<std::string, std::vector<MemoryEntry>> Memory;
   std::map<std::string, std::pair<std::pair<uint64_t, int64_t>, Flags>> DatabaseCache;
   std::map<std::string, bool> ToldNoDatabase;
-  /// The flags the CLI guesses without a database (cli/TorchInstall.h guessedCompileFlags: the
-  /// project's build files and the libtorch found), by project root, found once each.
-  std::map<std::string, std::vector<std::string>> GuessedArgs;
   std::mutex LogM;
 };
 
@@ -274,13 +271,9 @@ Flags Server::flagsFor(const std::string &Path) {
   if (!F.DB) {
     // The flags the CLI guesses (the standard and include folders of the project's CMake, meson or
     // Bazel files; the libtorch found), once per project.
-    std::string Root = projectRoot(Path);
-    auto G = GuessedArgs.find(Root);
-    if (G == GuessedArgs.end()) {
-      std::string Summary; // the CLI's line on stderr; the server logs its own below
-      G = GuessedArgs.emplace(Root, guessedCompileFlags(Path, Summary)).first;
-    }
-    const std::vector<std::string> &Args = G->second;
+    // The project's build files are read once (guessProjectFlags); the folders' order is the file's.
+    std::string Summary; // the CLI's line on stderr; the server logs its own below
+    const std::vector<std::string> Args = guessedCompileFlags(Path, Summary);
     F.DB = adjusted(std::make_unique<tooling::FixedCompilationDatabase>(sys::path::parent_path(Path), Args),
                     Opts.CacheDir);
     F.Source = "torchlint's default flags (" + join(Args, " ") + ")";

@@ -437,7 +437,7 @@ class HeaderFirst(unittest.TestCase):
         _, slow, _ = torchlint([m], self.flags, self.cache, ["--no-cache", "--no-pch"])
         self.assertEqual(diags(slow), [(2, "clang-diagnostic-error", "use of undeclared identifier 'from_lib'")])
         _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
-        self.assertIn("pch none (the include guard CLASH_H", log)
+        self.assertIn("pch none (the macro CLASH_H", log)
         self.assertEqual(diags(data), diags(slow))
         # The same guard under another name: served.
         self.write("p/clash.h", "#ifndef OTHER_H\n#define OTHER_H\n#include <lib.h>\n#endif\n")
@@ -494,6 +494,66 @@ class HeaderFirst(unittest.TestCase):
         _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
         self.assertIn("pch none", log)
         self.assertEqual(data["errors"], [])
+
+    def test_missing_header_is_left_to_the_file(self):
+        # <nolib.h> is not installed: the block is precompiled without it, the file meets it after
+        # the PCH and recovers as it does without one. Installed, it is a member of the block again.
+        self.write("sys/dep.h", "#pragma once\n#ifdef FROM_NOLIB\nint from_nolib;\n#endif\nint dep;\n")
+        m = self.write("p/m.cpp", "#include <nolib.h>\n#include <dep.h>\nint main() { return dep; }\n")
+        def same_as_without_pch():
+            _, slow, _ = torchlint([m], self.flags, self.cache, ["--no-cache", "--no-pch"])
+            _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+            self.assertEqual((data["findings"], data["errors"], data.get("notices")),
+                             (slow["findings"], slow["errors"], slow.get("notices")))
+            return data, log
+        data, log = same_as_without_pch()
+        self.assertIn("pch built", log)
+        self.assertTrue(any("'nolib.h'" in n for n in data.get("notices", [])), data)
+        self.assertEqual(self.blocks(), {"#include <dep.h>\n": "ok"})
+        self.write("sys/nolib.h", "#pragma once\n#define FROM_NOLIB 1\n")
+        m = self.write("p/m.cpp", "#include <nolib.h>\n#include <dep.h>\nint main() { return dep + from_nolib; }\n")
+        data, log = same_as_without_pch()
+        self.assertIn("pch built", log)
+        self.assertEqual((data["errors"], data.get("notices", [])), ([], []))
+        self.assertIn("#include <nolib.h>\n#include <dep.h>\n", self.blocks())
+
+    def test_header_served_by_a_stand_in_is_left_to_the_file(self):
+        # OpenCV first, as in many projects, and not installed: the stand-in serves it in the file,
+        # said as without a PCH, and the rest of the block (libtorch, in practice) is precompiled.
+        m = self.write("p/m.cpp", "#include <opencv2/opencv.hpp>\n#include <fakesys.h>\n"
+                                  "int main() { cv::Mat img; A a{0}; return a.x; }\n")
+        _, slow, slow_log = torchlint([m], self.flags, self.cache, ["--no-cache", "--no-pch"])
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n"])
+        self.assertEqual((data["findings"], data["errors"], data.get("notices")),
+                         (slow["findings"], slow["errors"], slow.get("notices")))
+        said = [l for l in log.splitlines() if "stand-in" in l]
+        self.assertTrue(said, log)
+        self.assertEqual(said, [l for l in slow_log.splitlines() if "stand-in" in l])
+
+    def test_undef_before_the_block(self):
+        # A Qt project's `#undef slots` before libtorch: the TU meets it after the PCH, which is
+        # the same unless the block's headers (or the command line) define the name.
+        self.write("p/h.h", "#ifndef H_H\n#define H_H\n#undef slots\n#include <fakesys.h>\n#endif\n")
+        m = self.write("p/m.cpp", "#include \"h.h\"\nint main() { A a{0}; return a.x; }\n")
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(data["errors"], [])
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n"])
+        # A system header that defines it: undefined after it in the original, defined with a PCH.
+        self.write("sys/qtish.h", "#pragma once\n#define slots 1\n")
+        self.write("q/h.h", "#ifndef H_H\n#define H_H\n#undef slots\n#include <qtish.h>\n#endif\n")
+        m = self.write("q/m.cpp", "#include \"h.h\"\nint slots = 2;\nint main() { return slots; }\n")
+        _, slow, _ = torchlint([m], self.flags, self.cache, ["--no-cache", "--no-pch"])
+        self.assertTrue(any(f["check"] == "clang-diagnostic-error" for f in slow["findings"]), slow)  # `int 1 = 2;`
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch none (the macro slots", log)
+        self.assertEqual((data["findings"], data["errors"]), (slow["findings"], slow["errors"]))
+        # Defined on the command line: the same.
+        m = self.write("p/m2.cpp", "#include \"h.h\"\nint main() { A a{0}; return a.x; }\n")
+        _, data, log = torchlint([m], self.flags + ["-Dslots=3"], self.cache, ["--no-cache"])
+        self.assertIn("pch none (the macro slots", log)
 
 
 def main():

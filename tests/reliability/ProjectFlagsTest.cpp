@@ -353,3 +353,31 @@ TEST(CudaHost, HeaderWrittenOnceAndKept) {
   EXPECT_EQ(cudaHostHeader(S.path("ro/cache"), Err), "") << "a file where the folder should be";
   EXPECT_FALSE(Err.empty());
 }
+
+TEST(ProjectFlags, EachExampleFindsItsOwnIncludeFolderFirst) {
+  // A collection of examples, each with its own CMakeLists.txt and include/ holding the same header
+  // names: a file's own example's folders (and those of the build files above it) come before a
+  // sibling example's, whatever order the scan met them in.
+  Scratch S;
+  mkdir(S, ".git");
+  S.write("CMakeLists.txt", "project(all)\ninclude_directories(common)\nadd_subdirectory(a)\nadd_subdirectory(b)\n");
+  for (const char *E : {"a", "b"}) {
+    S.write(std::string(E) + "/CMakeLists.txt", "add_executable(x src/main.cpp)\ntarget_include_directories(x PRIVATE include)\n");
+    S.write(std::string(E) + "/include/transform.h", "#pragma once\n");
+    S.write(std::string(E) + "/detail/helpers.h", "#pragma once\n");
+  }
+  S.write("common/util.h", "#pragma once\n");
+  ProjectFlags A = guessProjectFlags(S.write("a/src/main.cpp", ""));
+  ProjectFlags B = guessProjectFlags(S.write("b/src/main.cpp", ""));
+  EXPECT_EQ(A.IncludeDirs, under(S, {"common", "a/include", "b/include"}));
+  EXPECT_EQ(B.IncludeDirs, under(S, {"common", "b/include", "a/include"}));
+  ASSERT_FALSE(A.HeaderDirs.empty());
+  ASSERT_FALSE(B.HeaderDirs.empty());
+  EXPECT_EQ(A.HeaderDirs.front(), S.path("a/detail"));
+  EXPECT_EQ(B.HeaderDirs.front(), S.path("b/detail"));
+  // The flags of each file say so (-I, in that order).
+  std::string Summary;
+  std::vector<std::string> FB = guessedCompileFlags(S.path("b/src/main.cpp"), Summary);
+  auto Pos = [&](const std::string &D) { return std::find(FB.begin(), FB.end(), S.path(D)) - FB.begin(); };
+  EXPECT_LT(Pos("b/include"), Pos("a/include"));
+}

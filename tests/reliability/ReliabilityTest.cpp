@@ -772,6 +772,27 @@ TEST(FirstRun, FlagsGuessedFromCMake) {
   EXPECT_NE(0u, Old.linesWith("error")) << "a C++20 header parsed as C++17:\n" << Old.all();
 }
 
+// No database, a collection of examples each with its own include/ and the same header names: every
+// file of one run (and of every -j worker) finds its own example's header first.
+TEST(FirstRun, EachExampleOfACollectionFindsItsOwnHeaders) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  S.write("CMakeLists.txt", "add_subdirectory(a)\nadd_subdirectory(b)\n");
+  for (const char *E : {"a", "b"}) {
+    std::string X(E);
+    S.write(X + "/CMakeLists.txt", "add_executable(" + X + " src/main.cpp)\ntarget_include_directories(" + X +
+                                       " PRIVATE include)\n");
+    S.write(X + "/include/transform.h", "#pragma once\nnamespace transform { struct Only_" + X + " {}; }\n");
+    S.write(X + "/src/main.cpp", "#include \"transform.h\"\nint main() { transform::Only_" + X + " t; (void)t; }\n");
+  }
+  std::string Lt = fakeLibtorch(S, "lt", 2);
+  for (const char *J : {"-j1", "-j2"}) {
+    Result R = torchlintWithEnv(S, "LIBTORCH=" + Lt, std::string(J) + " --no-cache a/src/main.cpp b/src/main.cpp");
+    EXPECT_EQ(0, R.RC) << J << "\n" << R.all();
+    EXPECT_EQ(0u, R.linesWith("error")) << J << "\n" << R.all();
+  }
+}
+
 // A C++20 project with only libtorch 1.x headers (which do not parse under C++20 with clang 19):
 // libtorch 2.x headers are used where found (here torchlint's own .deps/libtorch-2), and said.
 TEST(FirstRun, Cxx20ProjectWithLibtorch1) {

@@ -211,7 +211,19 @@ def layout(repo, mirror, workdir):
     return dest
 
 
-def flags_for(repo, dest):
+def shared_components(a, b):
+    n = 0
+    for x, y in zip(a.split(os.sep), b.split(os.sep)):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def flags_for(repo, dest, tu=None):
+    """The harness's flags; for a translation unit tu, the include folders of its own part of the tree first (a
+    collection of examples, each with its own include/ holding the same header names, finds each its own
+    header, as each example's CMakeLists.txt would give it)."""
     incs = [dest]  # the repository's root, as its build adds it
     for i in repo.get("includes", []):
         if i == "*":
@@ -230,7 +242,13 @@ def flags_for(repo, dest):
     else:
         flags += ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include"]  # Debian's libtorch-dev
     flags += repo.get("flags", [])
-    for d in sorted(set(incs)):
+    incs = sorted(set(incs))
+    if tu:
+        folder = os.path.dirname(tu)
+        # The folders whose parent holds the file (the repository's root, the example's own include/)
+        # first, in name order as before; the others (a sibling example's) after them.
+        incs.sort(key=lambda d: 0 if shared_components(os.path.dirname(d), folder) == len(os.path.dirname(d).split(os.sep)) else 1)
+    for d in incs:
         flags += ["-I", d]
     return flags
 
@@ -267,9 +285,9 @@ def write_database(repo, dest, dbdir):
     """compile_commands.json with one entry per translation unit of the project; the compiler named by its
     absolute path as CMake writes it, the harness's flags."""
     os.makedirs(dbdir, exist_ok=True)
-    flags = [a for a in flags_for(repo, dest) if a not in ("-x", "c++")]
     entries = []
     for f in project_files(repo, dest):
+        flags = [a for a in flags_for(repo, dest, f) if a not in ("-x", "c++")]
         entries.append({"directory": dest, "file": f,
                         "arguments": ["/usr/bin/c++"] + flags + ["-c", f, "-o", f + ".o"]})
     with open(os.path.join(dbdir, "compile_commands.json"), "w") as out:
