@@ -725,6 +725,58 @@ void decideMerged(torchlint::RunResult &R) {
   R.Findings = std::move(Kept);
 }
 
+/// A partial analysis ("'f.cpp': analysed partially: ...", core/Recovery.h foldPartialAnalysis) of a
+/// file read only for the project model is not the user's input problem: `torchlint -p build
+/// a.cpp` asks about a.cpp, and another file's missing header must not fail the run (exit 2/3).
+/// Those problems and notices become one notice naming the files (what their unjudged code does
+/// is missing from the model); a crash stays an error.
+void foldModelOnlyProblems(Run &Run, const std::set<std::string> &Hidden, std::vector<std::string> Partial) {
+  if (Hidden.empty())
+    return;
+  auto FileOf = [&](const std::string &Msg) -> std::optional<std::string> {
+    StringRef M(Msg);
+    if (!M.consume_front("'"))
+      return std::nullopt;
+    size_t End = M.find("': ");
+    if (End == StringRef::npos)
+      return std::nullopt;
+    std::string F = absolutePath(M.take_front(End));
+    if (!Hidden.count(F))
+      return std::nullopt;
+    return F;
+  };
+  auto Move = [&](std::vector<std::string> &From, bool Errors) {
+    std::vector<std::string> Kept;
+    for (std::string &E : From) {
+      std::optional<std::string> F = FileOf(E);
+      if (!F || (Errors && StringRef(E).contains(": the analysis crashed"))) {
+        Kept.push_back(std::move(E));
+        continue;
+      }
+      if (Errors)
+        Partial.push_back(*F);
+    }
+    From = std::move(Kept);
+  };
+  Move(Run.R.Errors, true);
+  Move(Run.R.Notices, false);
+  if (Partial.empty())
+    return;
+  std::sort(Partial.begin(), Partial.end());
+  Partial.erase(std::unique(Partial.begin(), Partial.end()), Partial.end());
+  std::string Msg = std::to_string(Partial.size()) + " file" + (Partial.size() == 1 ? "" : "s") +
+                    " of the compile database read only for the project model " +
+                    (Partial.size() == 1 ? "was" : "were") +
+                    " analysed partially (missing headers or compiler errors; what their unjudged code does is "
+                    "not in the model): ";
+  for (size_t I = 0; I < Partial.size() && I < 5; ++I)
+    Msg += (I ? ", " : "") + Partial[I];
+  if (Partial.size() > 5)
+    Msg += ", ... (" + std::to_string(Partial.size() - 5) + " more)";
+  Msg += "; name them to see why";
+  Run.R.Notices.push_back(std::move(Msg));
+}
+
 /// Keeps the findings Decide accepts (it may reword them), leaving out those of the files analysed
 /// only for the project model (compiler errors stay).
 template <typename Fn> void keepReported(Run &Run, Fn Decide) {
@@ -732,10 +784,15 @@ template <typename Fn> void keepReported(Run &Run, Fn Decide) {
   for (const std::string &F : Run.ModelOnly)
     Hidden.insert(absolutePath(F));
   std::vector<torchlint::Finding> Kept;
-  for (torchlint::Finding &F : Run.R.Findings)
-    if (Decide(F) && (F.isCompilerError() || !Hidden.count(F.File)))
+  std::vector<std::string> WithErrors; // model-only files with compiler errors
+  for (torchlint::Finding &F : Run.R.Findings) {
+    if (F.isCompilerError() && Hidden.count(F.File))
+      WithErrors.push_back(F.File);
+    else if (Decide(F) && (F.isCompilerError() || !Hidden.count(F.File)))
       Kept.push_back(std::move(F));
+  }
   Run.R.Findings = std::move(Kept);
+  foldModelOnlyProblems(Run, Hidden, std::move(WithErrors));
 }
 
 /// A project-mode shard (`-p build --shard K/N`): its slice of every file of the database is
