@@ -104,6 +104,23 @@ class ProjectModel(unittest.TestCase):
                 with self.subTest(case=case, mode=mode):
                     self.check_case(case, mode)
 
+    def test_the_compile_database_is_parsed_once(self):
+        # The input checks, the discovery of build/ and the driver share one parse
+        # (cli/CompileDatabase.h); --accel-log says how many there were.
+        with tempfile.TemporaryDirectory() as root:
+            src, _ = lay_out("metrics_cross_file", root)
+            os.makedirs(os.path.join(root, ".git"))  # the repository root: build/ below it is found
+            train = os.path.join(src, "train.cpp")
+            build = os.path.join(root, "build")
+            for args in (["-p", build], ["-p", build, train], ["-p", build, "--no-project", train],
+                         ["-p", os.path.join(build, "compile_commands.json"), train], [train]):
+                with self.subTest(args=args):
+                    env = dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache"))
+                    p = subprocess.run([TORCHLINT, "--accel-log", "-j1"] + args, capture_output=True, text=True,
+                                       env=env, cwd=root)
+                    self.assertIn(p.returncode, (0, 1), p.stderr)
+                    self.assertIn("compile_commands.json parsed 1 time(s)", p.stderr)
+
     def test_the_message_names_the_path_and_sarif_carries_it(self):
         with tempfile.TemporaryDirectory() as root:
             src, _ = lay_out("metrics_cross_file", root)
