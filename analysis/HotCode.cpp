@@ -8,6 +8,7 @@
 #include "analysis/LoopTraversal.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 #include "clang/Lex/Lexer.h"
 #include <algorithm>
 #include <deque>
@@ -265,6 +266,14 @@ unsigned HotCodeAnalysis::line(SourceLocation Loc) const {
   return Ctx.getSourceManager().getPresumedLineNumber(Ctx.getSourceManager().getExpansionLoc(Loc));
 }
 
+std::string HotCodeAnalysis::placeFrom(SourceLocation Loc, SourceLocation From) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation L = SM.getExpansionLoc(Loc), F = SM.getExpansionLoc(From);
+  if (F.isInvalid() || SM.getFileID(L) == SM.getFileID(F))
+    return "line " + std::to_string(line(Loc));
+  return llvm::sys::path::filename(SM.getFilename(L)).str() + ":" + std::to_string(line(Loc));
+}
+
 std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
   if (!FD)
     return "this function";
@@ -315,7 +324,9 @@ void HotCodeAnalysis::build() {
     std::string Why = "in " + describe(Callee) +
                       (conditionalWithin(*this, Site->Call, Loop) ? ", called in the loop in "
                                                                   : ", called on every iteration of the loop in ") +
-                      describe(Site->Caller) + " at line " + std::to_string(line(Loop->getBeginLoc()));
+                      describe(Site->Caller) + " at " +
+                      placeFrom(Loop->getBeginLoc(),
+                                (Callee->getDefinition() ? Callee->getDefinition() : Callee)->getLocation());
     if (HotFunctions.try_emplace(Callee, Why).second)
       Work.push_back(Callee);
   }

@@ -111,6 +111,9 @@ public:
   /// "main()", "Net::forward()", "the lambda at line 12".
   std::string describe(const clang::FunctionDecl *FD) const;
   unsigned line(clang::SourceLocation Loc) const;
+  /// "line 70" when Loc is in the file of From, else "train.cpp:70" (a loop of the main file that
+  /// calls a function of a header).
+  std::string placeFrom(clang::SourceLocation Loc, clang::SourceLocation From) const;
 
   struct CallSite {
     const clang::FunctionDecl *Caller; // canonical

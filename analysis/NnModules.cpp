@@ -38,6 +38,10 @@ static const CXXRecordDecl *templateArgOfBase(const CXXRecordDecl *RD, llvm::Str
   return nullptr;
 }
 
+const CXXRecordDecl *heldModuleOf(const CXXRecordDecl *RD) {
+  return templateArgOfBase(RD, "torch::nn::ModuleHolder");
+}
+
 const CXXRecordDecl *moduleImplOf(QualType T) {
   if (T.isNull())
     return nullptr;

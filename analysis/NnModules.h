@@ -11,6 +11,9 @@ namespace torchlint {
 /// TORCH_MODULE classes) and for std::shared_ptr<XImpl>, through references, typedefs and cv.
 /// Null when T is none of these.
 const clang::CXXRecordDecl *moduleImplOf(clang::QualType T);
+/// XImpl when RD is or derives from torch::nn::ModuleHolder<XImpl> (torch::nn::Conv2d, a
+/// TORCH_MODULE class), else null.
+const clang::CXXRecordDecl *heldModuleOf(const clang::CXXRecordDecl *RD);
 /// N for torch::nn::ConvNdImpl (N = 1, 2, 3), else 0.
 int convDims(const clang::CXXRecordDecl *Impl);
 /// N for torch::nn::BatchNormNdImpl (N = 1, 2, 3), else 0.

@@ -30,6 +30,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "cli/CompileDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
@@ -236,8 +237,13 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
   if (Fixed) {
     DB = std::move(Fixed);
   } else if (!BuildPath.empty()) {
+    // compile_commands.json: the parse the input checks made (cli/CompileDatabase.h).
+    SmallString<256> InDir(BuildPath.getValue());
+    sys::path::append(InDir, "compile_commands.json");
     if (!sys::fs::is_directory(BuildPath) && sys::path::filename(BuildPath) == "compile_commands.json")
-      DB = tooling::JSONCompilationDatabase::loadFromFile(BuildPath, Err, tooling::JSONCommandLineSyntax::AutoDetect);
+      DB = torchlint::jsonDatabaseAsWritten(BuildPath, Err);
+    else if (sys::fs::is_regular_file(InDir))
+      DB = torchlint::interpolatedJsonDatabase(InDir, Err);
     else
       DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Err);
     if (!DB) {
@@ -247,7 +253,9 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
   } else if (!Inputs.empty()) {
     // Where clangd looks (cli/ProjectFlags.h); the -j workers are given the one found with -p.
     torchlint::DatabaseFound Found = torchlint::findCompileDatabase(Inputs.front());
-    if (!Found.Path.empty())
+    if (sys::path::filename(Found.Path) == "compile_commands.json")
+      DB = torchlint::interpolatedJsonDatabase(Found.Path, Err);
+    else if (!Found.Path.empty())
       DB = tooling::CompilationDatabase::loadFromDirectory(sys::path::parent_path(Found.Path), Err);
     if (DB) {
       DiscoveredDatabase = Found.Path;
@@ -550,6 +558,8 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   // Results cached from an earlier run with the same inputs need no analysis (ResultCache.h).
   if (!Run.Inputs.empty() && !Run.DB)
     Run.DB = makeDatabase(std::move(Run.Fixed), Run.Inputs, R);
+  if (AccelLog && !Worker) // each compile_commands.json is parsed once (cli/CompileDatabase.h)
+    errs() << "torchlint: compile_commands.json parsed " << torchlint::jsonDatabaseParses() << " time(s)\n";
   std::optional<torchlint::ResultCache> Cache;
   if (!NoCache && !NoAccel)
     Cache.emplace(cacheRoot());

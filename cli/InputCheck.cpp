@@ -2,6 +2,7 @@
 #include "cli/ProjectFlags.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "core/Catalog.h"
+#include "cli/CompileDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -62,11 +63,10 @@ std::string jsonDatabasePath(const std::vector<std::string> &Inputs, const Input
 
 /// The compile_commands.json at DBPath, loaded without interpolation (to see which files really
 /// have a command), or null with Error set (one line: it cannot be parsed, or it has no entries).
-std::unique_ptr<clang::tooling::JSONCompilationDatabase> loadJsonDatabase(const std::string &DBPath,
-                                                                          std::string &Error) {
+std::shared_ptr<const clang::tooling::JSONCompilationDatabase> loadJsonDatabase(const std::string &DBPath,
+                                                                                std::string &Error) {
   std::string Err;
-  auto Raw = clang::tooling::JSONCompilationDatabase::loadFromFile(DBPath, Err,
-                                                                   clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  auto Raw = jsonDatabase(DBPath, Err); // the parse the driver and the discovery share (CompileDatabase.h)
   if (!Raw)
     Error = quoted(DBPath) + ": cannot read the compilation database: " + oneLine(Err) + "; no file analysed";
   else if (Raw->getAllCompileCommands().empty())

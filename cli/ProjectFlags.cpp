@@ -1,4 +1,5 @@
 #include "cli/ProjectFlags.h"
+#include "cli/CompileDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -490,8 +491,7 @@ void readBazel(Collector &C, const std::vector<std::string> &Files) {
 /// Does the JSON database at Path hold a command for File?
 bool listsFile(StringRef Path, StringRef File) {
   std::string Err;
-  auto DB = clang::tooling::JSONCompilationDatabase::loadFromFile(Path, Err,
-                                                                  clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  auto DB = jsonDatabase(Path, Err); // parsed once: the driver then reads the one found (CompileDatabase.h)
   return DB && !DB->getCompileCommands(File).empty();
 }
 

@@ -177,14 +177,37 @@ void ProjectModel::finish() {
   for (const TUSummary &S : Pending) {
     ProgramTU T;
     T.Sites = S.Program;
+    // The functions of the headers it includes (by USR, and by the methods they override): what
+    // its own functions call of them, transitively, calls for it.
+    std::multimap<std::string, const Function *> Header;
+    std::vector<const Function *> Work;
     for (const Function &F : S.Functions) {
-      // Defined in the TU's own file: a function of a header it includes is every includer's.
+      // Defined in the TU's own file: a function of a header it includes is every includer's, and
+      // its calls are the TU's only where the TU calls it (an inline helper it never calls does
+      // not draw the helper's callees into its program).
       if (F.File == S.MainFile) {
         T.Defines.insert(F.USR);
         T.Defines.insert(F.Overrides.begin(), F.Overrides.end());
+        Work.push_back(&F);
+        continue;
       }
-      for (const Call &C : F.Calls)
+      Header.emplace(F.USR, &F);
+      for (const std::string &O : F.Overrides)
+        Header.emplace(O, &F);
+    }
+    if (Work.empty()) // no function in its own file (or its path spelled otherwise): all count
+      for (auto &[USR, F] : Header)
+        Work.push_back(F);
+    std::set<const Function *> Reached(Work.begin(), Work.end());
+    while (!Work.empty()) {
+      const Function *F = Work.back();
+      Work.pop_back();
+      for (const Call &C : F->Calls) {
         T.Calls.insert(C.Callee);
+        for (auto [It, End] = Header.equal_range(C.Callee); It != End; ++It)
+          if ((C.Virtual || It->second->USR == C.Callee) && Reached.insert(It->second).second)
+            Work.push_back(It->second);
+      }
     }
     Programs.push_back(std::move(T));
   }

@@ -11,6 +11,7 @@
 #include "core/Recovery.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "analysis/LoopTraversal.h"
 #include "analysis/RarePath.h"
@@ -84,6 +85,53 @@ std::optional<StepKind> stepOf(const FunctionDecl *Callee, const Expr *Call) {
       N == "binary_cross_entropy_with_logits" || N == "kl_div")
     return StepKind::Loss;
   return std::nullopt;
+}
+
+/// How many arguments the user wrote (default arguments left out).
+template <typename Range> unsigned writtenArgs(Range Args) {
+  unsigned N = 0;
+  for (const Expr *A : Args)
+    N += !isa<CXXDefaultArgExpr>(A);
+  return N;
+}
+
+/// The constructors the user declared in Class that N arguments may call (copy and move
+/// constructors left out): what library code that forwards N arguments to Class's constructor
+/// (std::make_shared) calls, when the AST does not say which.
+std::vector<const CXXConstructorDecl *> constructorsTaking(const CXXRecordDecl *Class, unsigned N) {
+  std::vector<const CXXConstructorDecl *> Out;
+  if (!Class || !(Class = Class->getDefinition()))
+    return Out;
+  for (const CXXConstructorDecl *C : Class->ctors())
+    if (!C->isImplicit() && !C->isCopyOrMoveConstructor() && C->getMinRequiredArguments() <= N &&
+        (C->isVariadic() || N <= C->getNumParams()))
+      Out.push_back(C);
+  return Out;
+}
+
+/// The constructor of Class that a `new Class(...)` in S calls (libtorch's ModuleHolder builds its
+/// module so), or null.
+const CXXConstructorDecl *constructorNewedIn(const Stmt *S, const CXXRecordDecl *Class, int Depth = 0) {
+  if (!S || Depth > 16)
+    return nullptr;
+  if (const auto *N = dyn_cast<CXXNewExpr>(S))
+    if (const CXXConstructExpr *C = N->getConstructExpr())
+      if (C->getConstructor() && C->getConstructor()->getParent()->getCanonicalDecl() == Class->getCanonicalDecl())
+        return C->getConstructor();
+  for (const Stmt *Child : S->children())
+    if (const CXXConstructorDecl *R = constructorNewedIn(Child, Class, Depth + 1))
+      return R;
+  return nullptr;
+}
+
+/// An empty holder's or a shared module's argument (`Net(nullptr)`, `Net(std::make_shared<NetImpl>())`):
+/// the holder builds no module from it.
+bool emptyOrShared(const Expr *A) {
+  QualType T = A->getType().getNonReferenceType().getCanonicalType();
+  if (T->isNullPtrType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getDeclName().isIdentifier() && RD->getName() == "shared_ptr";
 }
 
 class SummaryBuilder : public LoopTraversal<SummaryBuilder> {
@@ -168,8 +216,16 @@ public:
         addCall(usrOf(Target), C, false);
         return true;
       }
-    if (isLibraryLocation(SM, Callee->getLocation()))
+    if (isLibraryLocation(SM, Callee->getLocation())) {
+      // std::make_shared<NetImpl>(3): NetImpl's constructor, called from the library's template.
+      for (const CXXConstructorDecl *Ctor : constructorsBehind(C))
+        addCall(usrOf(Ctor), C, false);
+      // `net(x)` on a holder of NetImpl: ModuleHolder::operator() calls NetImpl::forward().
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call)
+        for (const CXXMethodDecl *F : forwardsBehind(Op))
+          addCall(usrOf(F), C, F->isVirtual());
       return true;
+    }
     bool Virtual = false;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
       if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->isVirtual())
@@ -180,7 +236,11 @@ public:
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
-    if (Frames.empty() || !C->getConstructor() || isLibraryLocation(SM, C->getConstructor()->getLocation()))
+    if (Frames.empty() || !C->getConstructor())
+      return true;
+    for (const CXXConstructorDecl *Ctor : constructorsBehind(C))
+      addCall(usrOf(Ctor), C, false);
+    if (isLibraryLocation(SM, C->getConstructor()->getLocation()))
       return true;
     addCall(usrOf(C->getConstructor()), C, false);
     return true;
@@ -188,6 +248,99 @@ public:
 
 private:
   friend class LoopTraversal<SummaryBuilder>; // calls withLoop
+
+  /// A module class of the user's code behind a holder class (NetImpl for a TORCH_MODULE(Net)).
+  const CXXRecordDecl *userHeldModule(const CXXRecordDecl *Holder) const {
+    const CXXRecordDecl *X = heldModuleOf(Holder);
+    return X && !isLibraryLocation(SM, X->getLocation()) ? X : nullptr;
+  }
+
+  /// The user's constructors that the library runs when C constructs a holder of a user module
+  /// (ModuleHolder<NetImpl>: `Net net(3)`, `Net(3)`, `Net net;`, through the constructors that
+  /// TORCH_MODULE inherits): NetImpl's constructor that the holder's `new NetImpl(...)` calls (by
+  /// the holder's arguments where that is not in the AST). None for an empty holder
+  /// (`Net net{nullptr}`), one that shares a module, a copy or a move.
+  std::vector<const CXXConstructorDecl *> constructorsBehind(const CXXConstructExpr *C) const {
+    const CXXConstructorDecl *Ctor = C->getConstructor();
+    if (!Ctor || Ctor->isCopyOrMoveConstructor())
+      return {};
+    if (Ctor->isInheritingConstructor())
+      if (const CXXConstructorDecl *Base = Ctor->getInheritedConstructor().getConstructor())
+        Ctor = Base;
+    // A holder constructor the user wrote is summarised itself (its ModuleHolder initializer).
+    if (!Ctor->isImplicit() && !isLibraryLocation(SM, Ctor->getLocation()))
+      return {};
+    const CXXRecordDecl *X = userHeldModule(Ctor->getParent());
+    if (!X)
+      return {};
+    if (Ctor->isDefaultConstructor())
+      return constructorsTaking(X, 0);
+    if (!Ctor->getPrimaryTemplate()) // not the forwarding template: ModuleHolder(nullptr_t), (shared_ptr<X>)
+      return {};
+    const FunctionDecl *Def = nullptr;
+    if (Ctor->hasBody(Def))
+      if (const auto *D = dyn_cast<CXXConstructorDecl>(Def)) {
+        for (const CXXCtorInitializer *I : D->inits())
+          if (const CXXConstructorDecl *R = constructorNewedIn(I->getInit(), X))
+            return {R};
+        if (const CXXConstructorDecl *R = constructorNewedIn(D->getBody(), X))
+          return {R};
+      }
+    return constructorsTaking(X, writtenArgs(C->arguments()));
+  }
+
+  /// The user's constructors that std::make_shared<X>(args) / std::make_unique<X>(args) runs (X a
+  /// class of the user's code, or a holder of one: its module's), by the number of arguments.
+  std::vector<const CXXConstructorDecl *> constructorsBehind(const CallExpr *C) const {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || !FD->isInStdNamespace() || !FD->getDeclName().isIdentifier() ||
+        (FD->getName() != "make_shared" && FD->getName() != "make_unique"))
+      return {};
+    const TemplateArgumentList *TA = FD->getTemplateSpecializationArgs();
+    if (!TA || TA->size() < 1 || (*TA)[0].getKind() != TemplateArgument::Type)
+      return {};
+    const CXXRecordDecl *T = (*TA)[0].getAsType()->getAsCXXRecordDecl();
+    if (!T)
+      return {};
+    unsigned N = writtenArgs(C->arguments());
+    if (const CXXRecordDecl *X = heldModuleOf(T)) {
+      if (N == 1 && emptyOrShared(C->getArg(0)))
+        return {};
+      T = X;
+    }
+    if (isLibraryLocation(SM, T->getLocation()))
+      return {};
+    return constructorsTaking(T, N);
+  }
+
+  /// The forward() of a user module that `m(args)` on its holder runs (ModuleHolder::operator()
+  /// calls impl_->forward(args)): those of the module class (or of the nearest base that declares
+  /// one) that take that many arguments.
+  std::vector<const CXXMethodDecl *> forwardsBehind(const CXXOperatorCallExpr *Op) const {
+    if (Op->getNumArgs() < 1)
+      return {};
+    const CXXRecordDecl *X = userHeldModule(
+        Op->getArg(0)->getType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+    unsigned N = writtenArgs(Op->arguments()) - 1;
+    for (int Depth = 0; X && (X = X->getDefinition()) && Depth < 16; ++Depth) {
+      std::vector<const CXXMethodDecl *> Out;
+      bool Declares = false;
+      for (const CXXMethodDecl *M : X->methods())
+        if (M->getDeclName().isIdentifier() && M->getName() == "forward") {
+          Declares = true;
+          if (M->getMinRequiredArguments() <= N && (M->isVariadic() || N <= M->getNumParams()))
+            Out.push_back(M);
+        }
+      if (Declares)
+        return Out;
+      const CXXRecordDecl *Base = nullptr;
+      for (const CXXBaseSpecifier &B : X->bases())
+        if (const CXXRecordDecl *R = B.getType()->getAsCXXRecordDecl(); R && !isLibraryLocation(SM, R->getLocation()))
+          Base = R;
+      X = Base;
+    }
+    return {};
+  }
   struct Frame {
     size_t Index;                                    // into Out.Functions
     std::vector<std::pair<int, unsigned>> LoopStack; // loop index, condition depth at its entry

@@ -3,7 +3,9 @@
 // file, line and qualified name), the calls each makes (callee USR, call location, the loop of the
 // caller the call sits in, whether the call is virtual and so dispatches to every override the
 // project defines, whether it runs only under a condition of that loop's body), lambdas and
-// std::function variables called where the target is visible, the direct overrides of each method
+// std::function variables called where the target is visible, the user's constructors and forward()
+// that libtorch's templates call for it (a TORCH_MODULE holder built with arguments, make_shared,
+// `net(x)`), the direct overrides of each method
 // (the merge resolves virtual calls across TUs through them), the loops of each function, the
 // step calls (a module's forward(), backward(), an optimizer's step(), a loss) each function makes
 // directly, module facts (module classes holding convolutions, where forward() is defined), and

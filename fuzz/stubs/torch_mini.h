@@ -170,6 +170,7 @@ Tensor stack(std::initializer_list<Tensor>, long dim = 0);
 Tensor stack(const std::vector<Tensor> &, long dim = 0);
 Tensor matmul(const Tensor &, const Tensor &);
 Tensor relu(const Tensor &);
+Tensor conv2d(const Tensor &input, const Tensor &weight);
 struct Context {
   void setBenchmarkCuDNN(bool);
   void setDeterministicCuDNN(bool);
@@ -204,6 +205,10 @@ struct NoGradGuard {
   ~NoGradGuard();
 };
 namespace nn {
+namespace holder_detail {
+template <bool B> struct enable_if {};
+template <> struct enable_if<true> { using type = void; };
+} // namespace holder_detail
 class Module {
 public:
   virtual ~Module();
@@ -223,8 +228,22 @@ struct Linear {
   Linear(long in, long out);
   LinearImpl *operator->();
 };
+// As libtorch's: the holder builds its module from the arguments it is given (a template, so the
+// module's constructor is called from library code), is empty with nullptr, or shares a module.
 template <class Contained> class ModuleHolder {
+protected:
+  std::shared_ptr<Contained> impl_;
+
 public:
+  ModuleHolder();
+  ModuleHolder(decltype(nullptr));
+  ModuleHolder(std::shared_ptr<Contained>);
+  template <class Head, class... Tail,
+            class = typename holder_detail::enable_if<!__is_base_of(ModuleHolder, __remove_cvref(Head)) ||
+                                                      (sizeof...(Tail) > 0)>::type>
+  explicit ModuleHolder(Head &&head, Tail &&...tail) {
+    impl_.p = new Contained(static_cast<Head &&>(head), static_cast<Tail &&>(tail)...);
+  }
   Contained *operator->();
   Tensor operator()(const Tensor &);
 };
@@ -274,3 +293,11 @@ bool is_available();
 void synchronize();
 } // namespace cuda
 } // namespace torch
+
+// TORCH_MODULE(Net): the holder class Net of NetImpl, with ModuleHolder's constructors.
+#define TORCH_MODULE(Name)                                                                         \
+  class Name : public torch::nn::ModuleHolder<Name##Impl> {                                         \
+  public:                                                                                          \
+    using torch::nn::ModuleHolder<Name##Impl>::ModuleHolder;                                        \
+    using Impl = Name##Impl;                                                                       \
+  }

@@ -136,6 +136,38 @@ TEST(TUSummary, VirtualCallsOverridesAndLambdas) {
   EXPECT_EQ(2u, Lambda) << "the lambda where it is written and where it is called";
 }
 
+TEST(TUSummary, BuildingAModuleThroughItsHolderCallsItsConstructor) {
+  // Library templates call NetImpl's constructors (ModuleHolder's `new NetImpl(...)`,
+  // std::make_shared) and forward() (ModuleHolder::operator()): the summary records them as calls.
+  TUSummary S = summarize("struct NetImpl : torch::nn::Module {\n"
+                          "  explicit NetImpl(long channels);\n"
+                          "  explicit NetImpl(const char *path);\n"
+                          "  at::Tensor forward(const at::Tensor &x);\n"
+                          "};\n"
+                          "TORCH_MODULE(Net);\n"
+                          "void byValue() { Net net(16); }\n"
+                          "void byPath() { Net net = Net(\"net.pt\"); }\n"
+                          "void empty() { Net net{nullptr}; Net other = net; net = nullptr; }\n"
+                          "void shared() { auto p = std::make_shared<NetImpl>(16); Net net(p); }\n"
+                          "void call(Net &net) { net(torch::rand({1})); }\n",
+                          "net.cc", /*SystemStub=*/true);
+  const std::string Long = "c:@S@NetImpl@F@NetImpl#L#", Path = "c:@S@NetImpl@F@NetImpl#*1C#",
+                    Forward = "c:@S@NetImpl@F@forward#&1$@N@at@S@Tensor#";
+  auto Callees = [&](const char *Name) {
+    std::vector<std::string> Out;
+    if (const Function *F = find(S, Name))
+      for (const Call &C : F->Calls)
+        if (llvm::StringRef(C.Callee).starts_with("c:@S@NetImpl@"))
+          Out.push_back(C.Callee);
+    return Out;
+  };
+  EXPECT_EQ(std::vector<std::string>{Long}, Callees("byValue")) << "the overload the holder's new-expression calls";
+  EXPECT_EQ(std::vector<std::string>{Path}, Callees("byPath"));
+  EXPECT_EQ(std::vector<std::string>{}, Callees("empty")) << "an empty holder, a copy: no module is built";
+  EXPECT_EQ((std::vector<std::string>{Long, Path}), Callees("shared")) << "make_shared: by the number of arguments";
+  EXPECT_EQ(std::vector<std::string>{Forward}, Callees("call"));
+}
+
 TEST(ProjectModel, AFunctionInAnotherFileCalledFromTheStepLoopIsHot) {
   std::vector<TUSummary> Ss = {
       summarize(std::string(Metrics) + "void Metrics::update(const at::Tensor &l) { loss_sum = l; }\n", "metrics.cc"),
