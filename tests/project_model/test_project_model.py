@@ -273,6 +273,35 @@ class ProjectModel(unittest.TestCase):
             findings, _ = run(root, os.path.join(src, "metrics.cpp"))
             self.assertEqual([("torch-sync-item", "metrics.cpp", 4)], torch_findings(findings))
 
+    def test_another_files_missing_header_does_not_fail_a_named_files_run(self):
+        # `torchlint -p build train.cpp`: extra.cpp, read only for the model, misses a header. That is
+        # one notice naming it, not an input error of this run (exit 0/1; run() asserts it).
+        with tempfile.TemporaryDirectory() as root:
+            src, _ = lay_out("metrics_cross_file", root)
+            extra = os.path.join(src, "extra.cpp")
+            with open(extra, "w") as f:
+                f.write("#include <not_installed.h>\nint helper() { return lib::answer() +; }\n")
+            db = os.path.join(root, "build", "compile_commands.json")
+            with open(db) as f:
+                entries = json.load(f)
+            entries.append(dict(entries[0], file=extra, command=entries[0]["command"].replace(entries[0]["file"], extra)))
+            with open(db, "w") as f:
+                json.dump(entries, f)
+            findings, _ = run(root, os.path.join(src, "metrics.cpp"))
+            self.assertEqual([("torch-sync-item", "metrics.cpp", 4)], torch_findings(findings))
+            self.assertFalse([f for f in findings if f["check"].startswith("clang-diagnostic")], findings)
+            p = subprocess.run([TORCHLINT, "-j1", "-p", os.path.join(root, "build"), os.path.join(src, "metrics.cpp")],
+                               capture_output=True, text=True, env=dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache")),
+                               cwd=root)
+            self.assertEqual(1, p.returncode, p.stderr)
+            said = p.stdout + p.stderr
+            self.assertIn("1 file of the compile database read only for the project model was analysed partially", said)
+            self.assertIn("extra.cpp", said)
+            # Named, it is the user's input problem, as before.
+            p = subprocess.run([TORCHLINT, "-j1", "-p", os.path.join(root, "build"), extra], capture_output=True, text=True,
+                               env=dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache")), cwd=root)
+            self.assertIn(p.returncode, (2, 3), p.stderr)
+
     def test_cached_summaries_are_not_parsed_again_and_an_edit_reparses_one_file(self):
         with tempfile.TemporaryDirectory() as root:
             src, _ = lay_out("virtual_agent", root)
