@@ -2,6 +2,7 @@
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "cli/PchCache.h"
+#include "core/Recovery.h"
 #include "core/TraversalScope.h"
 #include "model/TUSummary.h"
 #include "clang/AST/ASTConsumer.h"
@@ -11,6 +12,9 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -53,6 +57,60 @@ private:
   TUAnalysis &Out;
 };
 
+/// A file of torchlint's synthesised declarations (core/Synthesis.h): a temporary folder, gone after
+/// the TU, so never a dependency of a cached result (they follow from the files that are).
+bool isSynthesizedFile(StringRef Path) { return Path.contains("/torchlint-synth"); }
+
+bool under(StringRef Path, StringRef Dir) {
+  return !Dir.empty() && Path.starts_with(Dir) && Path.size() > Dir.size() && sys::path::is_separator(Path[Dir.size()]);
+}
+
+/// Where each include that no folder served (or only a stand-in or synthesised declarations did)
+/// would be found once the header is installed: the includer's folder (quoted) and every folder of
+/// the search before torchlint's own. A cached result of the TU is valid only while none of them
+/// exists (ResultCache::store's Absent), so a partial analysis can be cached too.
+class AbsenceWatcher : public PPCallbacks {
+public:
+  AbsenceWatcher(Preprocessor &PP, std::vector<std::string> &Out) : PP(PP), Out(Out) {
+    SmallString<256> D(standInDirectory());
+    sys::path::remove_dots(D, true);
+    StandIns = std::string(D);
+  }
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName, bool IsAngled, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef, StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    if (File && !ours(File->getName()))
+      return;
+    SourceManager &SM = PP.getSourceManager();
+    OptionalFileEntryRef Includer = SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(HashLoc)));
+    if (Includer && ours(Includer->getName()))
+      return; // a stand-in's own includes
+    if (sys::path::is_absolute(FileName)) {
+      Out.push_back(FileName.str());
+      return;
+    }
+    auto Add = [&](StringRef Dir) {
+      SmallString<256> P(Dir);
+      sys::fs::make_absolute(P);
+      sys::path::append(P, FileName);
+      sys::path::remove_dots(P, true);
+      Out.push_back(std::string(P));
+    };
+    if (!IsAngled && Includer)
+      Add(sys::path::parent_path(Includer->getName()));
+    const HeaderSearch &HS = PP.getHeaderSearchInfo();
+    for (auto It = IsAngled ? HS.angled_dir_begin() : HS.search_dir_begin(); It != HS.search_dir_end(); ++It)
+      if (It->isNormalDir() && !ours(It->getName()))
+        Add(It->getName());
+  }
+
+private:
+  bool ours(StringRef Path) const { return isSynthesizedFile(Path) || under(Path, StandIns); }
+  Preprocessor &PP;
+  std::vector<std::string> &Out;
+  std::string StandIns;
+};
+
 class Action : public ASTFrontendAction {
 public:
   Action(tidy::ClangTidyASTConsumerFactory *Factory, bool Scope, bool Summary, TUAnalysis &Out)
@@ -73,7 +131,12 @@ public:
     CompilerInstance &CI = getCompilerInstance();
     SourceManager &SM = CI.getSourceManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-      Out.Deps.push_back(cachePath(It->first.getName(), CI.getFileManager()));
+      if (!isSynthesizedFile(It->first.getName()))
+        Out.Deps.push_back(cachePath(It->first.getName(), CI.getFileManager()));
+  }
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<AbsenceWatcher>(CI.getPreprocessor(), Out.Absent));
+    return ASTFrontendAction::BeginSourceFileAction(CI);
   }
 
 private:

@@ -27,6 +27,9 @@ struct TUAnalysis {
   std::vector<clang::tidy::ClangTidyError> Errors;
   /// Every file the analysis read (the main file, its headers, the PCH's headers): absolute paths.
   std::vector<std::string> Deps;
+  /// Where the headers that were missing (or served only by torchlint's stand-ins or synthesised
+  /// declarations) would be found once installed: absolute paths that did not exist.
+  std::vector<std::string> Absent;
   bool UsedPch = false, BuiltPch = false;
   std::string NoPchWhy;
   /// The TU's summary for the project model, as JSON (model/TUSummary.h), when asked for.

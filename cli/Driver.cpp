@@ -573,6 +573,9 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   for (const std::string &F : Run.DB ? All : std::vector<std::string>()) {
     if (Cache) {
       std::string K = Cache->key(*Run.DB, F, KeyProvider->getOptions(F));
+      // A partial analysis is cached as it was folded (foldPartialAnalysis): under these flags.
+      if (!K.empty() && (AllowPartial || StrictIncludes))
+        K += std::string("-") + (AllowPartial ? "a" : "") + (StrictIncludes ? "s" : "");
       std::string Summary;
       if (Cache->lookup(K, R, ProjectMode ? &Summary : nullptr)) {
         if (ProjectMode)
@@ -683,11 +686,10 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
              << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", " << A.Deps.size()
              << " files read\n";
     torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
-    // Not a partial analysis: once the header is installed, the file must be analysed again
-    // (a missing file is not among the dependencies the cache checks).
-    // Nor a file typed through stand-in or synthesised declarations (a notice): the same holds.
-    if (Cache && One.Errors.empty() && One.Notices.empty())
-      Cache->store(Keys[F], One, A.Deps, A.Summary);
+    // A partial analysis too (or one typed through stand-in or synthesised declarations): once a
+    // missing header is installed where the search would find it (A.Absent), it is analysed again.
+    if (Cache)
+      Cache->store(Keys[F], One, A.Deps, A.Absent, A.Summary);
     if (ProjectMode && !A.Summary.empty())
       Run.Summaries[F] = std::move(A.Summary);
     if (!ProgressFile.empty())

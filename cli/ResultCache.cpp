@@ -111,6 +111,13 @@ bool ResultCache::lookup(StringRef Key, RunResult &Out, std::string *Summary) co
   auto Sum = O->getString("summary");
   if (Summary && !Sum)
     return false; // analysed without the project model: analyse again
+  // A header that was missing is there now: the analysis would differ.
+  if (const json::Array *Absent = O->getArray("absent"))
+    for (const json::Value &A : *Absent) {
+      auto P = A.getAsString();
+      if (!P || sys::fs::exists(*P))
+        return false;
+    }
   for (const json::Value &D : *Deps) {
     const json::Array *T = D.getAsArray();
     if (!T || T->size() != 4)
@@ -138,12 +145,19 @@ bool ResultCache::lookup(StringRef Key, RunResult &Out, std::string *Summary) co
   Out.FilesAnalyzed += R.FilesAnalyzed;
   for (Finding &F : R.Findings)
     Out.Findings.push_back(std::move(F));
+  for (std::string &E : R.Errors)
+    Out.Errors.push_back(std::move(E));
+  for (std::string &N : R.Notices)
+    Out.Notices.push_back(std::move(N));
   return true;
 }
 
-void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string> Deps, StringRef Summary) const {
-  if (Key.empty() || R.hasErrors())
-    return; // compiler errors may come from files that do not exist yet: never cache them
+void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string> Deps, ArrayRef<std::string> Absent,
+                        StringRef Summary) const {
+  // Compiler errors and partial analyses are results as well: what the TU read is in Deps, and
+  // every header it missed is in Absent, where it would be found once installed.
+  if (Key.empty())
+    return;
   json::Array A;
   for (const std::string &D : Deps) {
     sys::fs::file_status St;
@@ -160,7 +174,13 @@ void ResultCache::store(StringRef Key, const RunResult &R, ArrayRef<std::string>
   std::string Path = entryPath(Key);
   if (sys::fs::create_directories(sys::path::parent_path(Path)))
     return;
-  json::Object Entry{{"deps", std::move(A)}, {"result", Result}};
+  json::Array Abs;
+  for (const std::string &P : Absent) {
+    if (sys::fs::exists(P))
+      return; // installed while we ran
+    Abs.push_back(P);
+  }
+  json::Object Entry{{"deps", std::move(A)}, {"absent", std::move(Abs)}, {"result", Result}};
   if (!Summary.empty())
     Entry["summary"] = Summary.str();
   std::string Text;

@@ -34,10 +34,12 @@ public:
   /// Appends the stored result of Key to Out when it is still valid. With Summary, only an entry
   /// that holds the TU's project-model summary is valid, and Summary gets it.
   bool lookup(llvm::StringRef Key, RunResult &Out, std::string *Summary = nullptr) const;
-  /// Stores R (the result of one TU, which read Deps) under Key, with its project-model summary
-  /// (JSON text) when not empty.
+  /// Stores R (the result of one TU, which read Deps and looked for the headers it missed at
+  /// Absent, which did not exist) under Key, with its project-model summary (JSON text) when not
+  /// empty. R may hold compiler errors and input problems (a partial analysis): the entry is
+  /// valid while Deps are unchanged and Absent do not exist.
   void store(llvm::StringRef Key, const RunResult &R, llvm::ArrayRef<std::string> Deps,
-             llvm::StringRef Summary = "") const;
+             llvm::ArrayRef<std::string> Absent = {}, llvm::StringRef Summary = "") const;
 
 private:
   std::string entryPath(llvm::StringRef Key) const;

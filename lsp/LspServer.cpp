@@ -389,7 +389,8 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
     for (auto &D : E.Deps)
       Deps.push_back(D.first);
     KeepUserDeps(Deps);
-    if (!DiskKey.empty() && E.R.Errors.empty()) {
+    // (Without the headers it missed, which the server does not record: never a partial result.)
+    if (!DiskKey.empty() && !E.R.hasErrors() && E.R.Notices.empty()) {
       After = [Cache, DiskKey, R = E.R, Deps = std::move(Deps)]() {
         RunResult Probe;
         if (!Cache->lookup(DiskKey, Probe))
@@ -445,7 +446,7 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
     E.R = R;
     for (const std::string &D : Deps)
       E.Deps.push_back({D, stamp(D)});
-    if (!DiskKey.empty() && R.Errors.empty())
+    if (!DiskKey.empty() && !R.hasErrors() && R.Notices.empty())
       Cache->store(DiskKey, R, Deps);
     // A few versions per file (an edit undone is found again), the most recent last.
     std::vector<MemoryEntry> &Entries = Memory[Path];

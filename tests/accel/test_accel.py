@@ -555,6 +555,38 @@ class HeaderFirst(unittest.TestCase):
         _, data, log = torchlint([m], self.flags + ["-Dslots=3"], self.cache, ["--no-cache"])
         self.assertIn("pch none (the macro slots", log)
 
+    def test_partial_analysis_is_cached_until_the_header_is_installed(self):
+        # A file that misses a header (or has a compiler error) is not parsed again on every run: its
+        # result, input problem included, comes from the cache until the header appears where the
+        # search would find it.
+        m = self.write("p/m.cpp", "#include <nolib.h>\n#include <fakesys.h>\n"
+                                  "int main() { A a{0}; return a.x + nolib::answer(); }\n")
+        first = run([os.path.join(ARGS.build, "bin", "torchlint"), "--format=json", "--accel-log", "--no-synthesis",
+                     "--cache-dir=" + self.cache, m, "--"] + self.flags)
+        self.assertIn(first.returncode, (2, 3), first.stderr)
+        self.assertIn(": analysed,", first.stderr)
+        again = run([os.path.join(ARGS.build, "bin", "torchlint"), "--format=json", "--accel-log", "--no-synthesis",
+                     "--cache-dir=" + self.cache, m, "--"] + self.flags)
+        self.assertIn(": cached result", again.stderr)
+        self.assertEqual((first.returncode, json.loads(first.stdout)), (again.returncode, json.loads(again.stdout)))
+        # Installed in a folder of the search: analysed again, and now clean.
+        self.write("sys/nolib.h", "#pragma once\nnamespace nolib { inline int answer() { return 0; } }\n")
+        third = run([os.path.join(ARGS.build, "bin", "torchlint"), "--format=json", "--accel-log", "--no-synthesis",
+                     "--cache-dir=" + self.cache, m, "--"] + self.flags)
+        self.assertIn(": analysed,", third.stderr)
+        self.assertEqual(0, third.returncode, third.stdout + third.stderr)
+        # Beside the file (a quoted include would find it there first): the same.
+        q = self.write("q/m.cpp", "#include \"local.h\"\nint main() { return local_answer(); }\n")
+        for _ in range(2):
+            r = run([os.path.join(ARGS.build, "bin", "torchlint"), "--format=json", "--accel-log", "--cache-dir=" + self.cache,
+                     q, "--"] + self.flags)
+        self.assertIn(": cached result", r.stderr)
+        self.write("q/local.h", "#pragma once\ninline int local_answer() { return 0; }\n")
+        r = run([os.path.join(ARGS.build, "bin", "torchlint"), "--format=json", "--accel-log", "--cache-dir=" + self.cache,
+                 q, "--"] + self.flags)
+        self.assertIn(": analysed,", r.stderr)
+        self.assertEqual(0, r.returncode, r.stdout + r.stderr)
+
 
 def main():
     global ARGS
