@@ -100,7 +100,7 @@ public:
       Add(sys::path::parent_path(Includer->getName()));
     const HeaderSearch &HS = PP.getHeaderSearchInfo();
     for (auto It = IsAngled ? HS.angled_dir_begin() : HS.search_dir_begin(); It != HS.search_dir_end(); ++It)
-      if (It->isNormalDir() && !ours(It->getName()))
+      if (It->isNormalDir() && !ours(It->getName()) && It->getName() != StandIns)
         Add(It->getName());
   }
 

@@ -531,6 +531,11 @@ class HeaderFirst(unittest.TestCase):
         said = [l for l in log.splitlines() if "stand-in" in l]
         self.assertTrue(said, log)
         self.assertEqual(said, [l for l in slow_log.splitlines() if "stand-in" in l])
+        # Cached like any result (the stand-in's own folder is not where the real header would be).
+        for _ in range(2):
+            _, cached, log = torchlint([m], self.flags, self.cache)
+        self.assertIn(": cached result", log)
+        self.assertEqual((cached["findings"], cached.get("notices")), (data["findings"], data.get("notices")))
 
     def test_undef_before_the_block(self):
         # A Qt project's `#undef slots` before libtorch: the TU meets it after the PCH, which is
