@@ -365,7 +365,8 @@ std::optional<std::string> guardClash(StringRef Dir, ArrayRef<std::string> Guard
 /// The include block a TU's preprocessing starts with when its first includes are the project's
 /// own headers (clangd's preamble is "whatever the file includes first"): the system headers the
 /// preprocessor meets, in order, walking the main file and the project headers it includes before
-/// anything else happens (no code, no macro but include guards, no conditional but the guards).
+/// anything else happens (no code, no conditional but the include guards, no macro but the guards,
+/// object-like #defines and #undefs, each checked against the PCH's headers: guardClash).
 /// Loading the PCH of that block in front of the TU is then exact but for the guard macros, which
 /// the original defines before the block's headers are read: Guards lists them, and the PCH is
 /// used only when none is an identifier its headers ever looked at (PchCache.cpp, "idents").
@@ -430,6 +431,13 @@ struct IncludeChain {
       case Directive::Quoted:
         if (!quoted(Path, D.Arg, Depth))
           return false;
+        continue;
+      case Directive::Define:
+        // An object-like macro of the project's (`#define NLOHMANN_JSON_VERSION_MAJOR 3`, a
+        // configuration constant) before the block's next headers: with the PCH in front it is
+        // defined after them instead of before, which changes nothing if none of them ever looks
+        // at the name: checked as the guards are (guardClash, "idents").
+        Guards.push_back(D.Arg);
         continue;
       case Directive::Undef:
         // `#undef slots` before libtorch (a Qt project's habit): with the PCH in front it comes
@@ -774,7 +782,7 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     std::optional<std::string> Clash = guardClash(Dir, Guards, Undefs);
     if (Clash && Clash->empty())
       return true;
-    U.Why = Clash ? "the macro " + *Clash + " that a project header's include guard defines or its #undef removes is one the precompiled headers use"
+    U.Why = Clash ? "the macro " + *Clash + " that a project header defines (an include guard, a constant) or #undefs before the block is one the precompiled headers use"
                   : "cannot read " + Dir.str() + "/idents";
     return false;
   };

@@ -1,4 +1,4 @@
-// macro_header.h defines a macro before it includes torch.h: no PCH can be loaded in front exactly.
+// macro_header.h defines a macro before it includes torch.h: exact with the PCH only as libtorch never reads it.
 #include "macro_header.h"
 
 int main() {
