@@ -212,18 +212,25 @@ std::unique_ptr<tidy::ClangTidyOptionsProvider> makeOptionsProvider() {
       std::move(Global), std::move(Defaults), std::move(Overrides), vfs::getRealFileSystem()));
 }
 
-/// The database makeDatabase found where clangd looks, or the flags it guessed (none found):
-/// decided once, by the parent, and passed on to the -j workers.
+/// The database makeDatabase found where clangd looks: decided once, by the parent, and passed on
+/// to the -j workers (with none found, each worker guesses the flags per file as the parent does).
 std::string DiscoveredDatabase;
 /// Without a compile database: each file's flags as guessed for it (cli/TorchInstall.h; the
-/// include folders in the file's own order, cli/ProjectFlags.h nearestFirst).
+/// include folders in the file's own order, cli/ProjectFlags.h nearestFirst), once per file (the
+/// result cache's key and the analysis both ask).
 class GuessedDatabase : public tooling::CompilationDatabase {
 public:
   std::vector<tooling::CompileCommand> getCompileCommands(StringRef File) const override {
-    std::string Summary;
-    return tooling::FixedCompilationDatabase(".", torchlint::guessedCompileFlags(File.str(), Summary))
-        .getCompileCommands(File);
+    auto It = Args.find(File.str());
+    if (It == Args.end()) {
+      std::string Summary;
+      It = Args.emplace(File.str(), torchlint::guessedCompileFlags(File.str(), Summary)).first;
+    }
+    return tooling::FixedCompilationDatabase(".", It->second).getCompileCommands(File);
   }
+
+private:
+  mutable std::map<std::string, std::vector<std::string>> Args;
 };
 
 /// The compilation database: `-- flags`, -p, one found where clangd looks for one, or flags
@@ -264,8 +271,8 @@ std::unique_ptr<tooling::CompilationDatabase> makeDatabase(std::unique_ptr<tooli
     }
   }
   if (!DB) {
-    // The project's build files and the libtorch found (cli/TorchInstall.h); the -j workers are
-    // given the same flags after --.
+    // The project's build files and the libtorch found (cli/TorchInstall.h), guessed per file
+    // (GuessedDatabase); the line on stderr says what the first file got.
     std::string Summary;
     torchlint::guessedCompileFlags(Inputs.empty() ? std::string(".") : Inputs.front(), Summary);
     if (!Worker && !Quiet)

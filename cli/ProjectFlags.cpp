@@ -601,20 +601,15 @@ void nearestFirst(ProjectFlags &P, StringRef File) {
   std::vector<size_t> Order(P.IncludeDirs.size());
   for (size_t I = 0; I < Order.size(); ++I)
     Order[I] = I;
-  auto Rank = [&](size_t I) -> int {
-    const std::string &Owner = I < P.IncludeOwners.size() ? P.IncludeOwners[I] : P.Root;
-    return isAncestor(Owner, Folder) ? 1 : 0;
-  };
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return Rank(A) > Rank(B); });
+  // IncludeOwners runs beside IncludeDirs (Collector::include adds to both).
+  std::stable_partition(Order.begin(), Order.end(), [&](size_t I) { return isAncestor(P.IncludeOwners[I], Folder); });
   std::vector<std::string> Dirs, Owners;
   for (size_t I : Order) {
     Dirs.push_back(P.IncludeDirs[I]);
-    if (I < P.IncludeOwners.size())
-      Owners.push_back(P.IncludeOwners[I]);
+    Owners.push_back(P.IncludeOwners[I]);
   }
   P.IncludeDirs = std::move(Dirs);
-  if (Owners.size() == P.IncludeDirs.size())
-    P.IncludeOwners = std::move(Owners);
+  P.IncludeOwners = std::move(Owners);
   std::stable_sort(P.HeaderDirs.begin(), P.HeaderDirs.end(), [&](const std::string &A, const std::string &B) {
     return sharedComponents(A, Folder) > sharedComponents(B, Folder);
   });
