@@ -3,6 +3,7 @@
 #include "core/PerTU.h"
 #include "core/Recovery.h"
 #include "model/HotBasis.h"
+#include "model/LocalModel.h"
 #include "model/ProjectIndex.h"
 #include "model/TUSummary.h"
 #include "clang/AST/Attr.h"
@@ -195,6 +196,14 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   ProjectState &St = stateOf(this);
   if (H && St.ProjectMode)
     H->InLoop = HC.enclosingLoop(S) != nullptr;
+  // Per-file mode: the model of this TU alone (model/LocalModel.h) says when a loop of once-only
+  // code runs no training step (loading images before training, in a file whose main() trains).
+  if (H && !St.ProjectMode && H->LoopLoc.isValid() && H->Function &&
+      model::LocalModel::get(Ctx).mainTrains()) {
+    model::Position P = model::positionOf(Ctx.getSourceManager(), H->LoopLoc);
+    if (model::LocalModel::get(Ctx).loopRunsOnceOutsideTraining(model::usrOf(H->Function), P.File, P.Line, P.Column))
+      return std::nullopt;
+  }
   if (H || !St.ProjectMode || !S || HC.inTestBody(S))
     return H;
   // Not hot in this TU, but its function may run per step in the project: the check goes on, and

@@ -4,6 +4,7 @@
 #include "cli/PchCache.h"
 #include "core/Recovery.h"
 #include "core/TraversalScope.h"
+#include "utils/Paths.h"
 #include "model/TUSummary.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -61,10 +62,6 @@ private:
 /// the TU, so never a dependency of a cached result (they follow from the files that are).
 bool isSynthesizedFile(StringRef Path) { return Path.contains("/torchlint-synth"); }
 
-bool under(StringRef Path, StringRef Dir) {
-  return !Dir.empty() && Path.starts_with(Dir) && Path.size() > Dir.size() && sys::path::is_separator(Path[Dir.size()]);
-}
-
 /// Where each include that no folder served (or only a stand-in or synthesised declarations did)
 /// would be found once the header is installed: the includer's folder (quoted) and every folder of
 /// the search before torchlint's own. A cached result of the TU is valid only while none of them
@@ -105,7 +102,7 @@ public:
   }
 
 private:
-  bool ours(StringRef Path) const { return isSynthesizedFile(Path) || under(Path, StandIns); }
+  bool ours(StringRef Path) const { return isSynthesizedFile(Path) || isWithin(Path, StandIns); }
   Preprocessor &PP;
   std::vector<std::string> &Out;
   std::string StandIns;

@@ -1,7 +1,8 @@
 // One parse of each compile_commands.json per process. The input checks (cli/InputCheck.h: which
 // files have a command), the discovery (cli/ProjectFlags.h findCompileDatabase: which build
 // folder lists the file) and the driver's database (cli/Driver.cpp makeDatabase) all read it
-// here: a database of 10,000 entries is parsed once at start-up, not three or four times.
+// here: a database of 10,000 entries is parsed once at start-up, not three or four times. The
+// language server (lsp/) reads it here too, and gets a new parse when the file changes.
 #pragma once
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -12,8 +13,9 @@
 namespace torchlint {
 
 /// The compile_commands.json at Path as written (no commands inferred for files it does not
-/// list), parsed on the first call for Path and shared by the later ones; null with Err set when
-/// it cannot be read or parsed (also remembered).
+/// list), parsed on the first call for Path and shared by the later ones while the file is
+/// unchanged (its time and size: the language server sees a re-run of CMake); null with Err set
+/// when it cannot be read or parsed (also remembered while the file is unchanged).
 std::shared_ptr<const clang::tooling::JSONCompilationDatabase> jsonDatabase(llvm::StringRef Path, std::string &Err);
 
 /// The shared parse of the compile_commands.json at Path as a database of its own (LLVM's wrappers

@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
+#include "utils/Paths.h"
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -50,7 +51,7 @@ bool isHeaderName(StringRef N) {
 }
 
 std::string relativeTo(StringRef Root, StringRef P) {
-  if (P.starts_with(Root) && P.size() > Root.size() && path::is_separator(P[Root.size()]))
+  if (isWithin(P, Root) && !path::is_separator(Root.back()))
     return P.drop_front(Root.size() + 1).str();
   return P.str();
 }
@@ -587,10 +588,6 @@ size_t sharedComponents(StringRef A, StringRef B) {
     ++N;
   return N;
 }
-/// Whether Dir is Folder or above it.
-bool isAncestor(StringRef Dir, StringRef Folder) {
-  return Folder == Dir || (Folder.starts_with(Dir) && Folder.size() > Dir.size() && path::is_separator(Folder[Dir.size()]));
-}
 ProjectFlags scanAndRead(StringRef File);
 } // namespace
 
@@ -602,7 +599,7 @@ void nearestFirst(ProjectFlags &P, StringRef File) {
   for (size_t I = 0; I < Order.size(); ++I)
     Order[I] = I;
   // IncludeOwners runs beside IncludeDirs (Collector::include adds to both).
-  std::stable_partition(Order.begin(), Order.end(), [&](size_t I) { return isAncestor(P.IncludeOwners[I], Folder); });
+  std::stable_partition(Order.begin(), Order.end(), [&](size_t I) { return isSameOrWithin(Folder, P.IncludeOwners[I]); });
   std::vector<std::string> Dirs, Owners;
   for (size_t I : Order) {
     Dirs.push_back(P.IncludeDirs[I]);

@@ -3,6 +3,7 @@
 #include "core/Findings.h"
 #include "core/PerTU.h"
 #include "core/Synthesis.h"
+#include "utils/Paths.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticLex.h"
@@ -126,11 +127,6 @@ private:
   const SourceManager &SM;
 };
 
-bool isUnder(llvm::StringRef Path, llvm::StringRef Dir) {
-  return !Dir.empty() && Path.starts_with(Dir) && Path.size() > Dir.size() &&
-         llvm::sys::path::is_separator(Path[Dir.size()]);
-}
-
 /// Decides, for each missing header, whether the parse may go on (see setUpIncludeRecovery), and
 /// says which includes were served by a stand-in header or by synthesised declarations.
 class IncludeRecovery : public PPCallbacks {
@@ -169,11 +165,11 @@ public:
     // own includes are not the user's.
     if (!File)
       return;
-    bool ByStandIn = inStandIns(File->getName()), BySynth = isUnder(File->getName(), Synth);
+    bool ByStandIn = inStandIns(File->getName()), BySynth = isWithin(File->getName(), Synth);
     if (!ByStandIn && !BySynth)
       return;
     OptionalFileEntryRef Includer = SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(HashLoc)));
-    if (Includer && (inStandIns(Includer->getName()) || isUnder(Includer->getName(), Synth)))
+    if (Includer && (inStandIns(Includer->getName()) || isWithin(Includer->getName(), Synth)))
       return;
     Diags.setErrorLimit(0);
     if (!Nested)
@@ -193,7 +189,7 @@ public:
   }
 
 private:
-  bool inStandIns(llvm::StringRef Path) const { return isUnder(Path, StandIns); }
+  bool inStandIns(llvm::StringRef Path) const { return isWithin(Path, StandIns); }
   Preprocessor &PP;
   DiagnosticsEngine &Diags;
   const SourceManager &SM;

@@ -2,6 +2,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
+#include "cli/CompileDatabase.h"
 #include "cli/CudaHost.h"
 #include "cli/InputCheck.h"
 #include "cli/ProjectConfig.h"
@@ -248,22 +249,24 @@ Flags Server::flagsFor(const std::string &Path) {
       std::string Err;
       bool Flags = sys::path::filename(Candidate) == "compile_flags.txt";
       std::unique_ptr<tooling::CompilationDatabase> DB;
-      if (Flags)
+      if (Flags) {
         DB = tooling::FixedCompilationDatabase::loadFromFile(Candidate, Err);
-      else
-        DB = tooling::JSONCompilationDatabase::loadFromFile(Candidate, Err, tooling::JSONCommandLineSyntax::AutoDetect);
-      if (Flags && DB) {
+      } else {
+        // The parse the CLI's discovery shares (cli/CompileDatabase.h; a new one once the file
+        // changes), read as the CLI reads it: a file the database does not list (a header, a new
+        // file) borrows the command of the most similar one, as in clangd; response files
+        // expanded; target and driver mode from the compiler's name.
+        std::shared_ptr<const tooling::JSONCompilationDatabase> Raw = jsonDatabase(Candidate, Err);
+        if (Raw && Raw->getAllFiles().empty())
+          F.Problem = "the compilation database '" + Candidate + "' has no entries";
+        else if (Raw)
+          DB = interpolatedJsonDatabase(Candidate, Err);
+      }
+      if (DB) {
         F.DB = adjusted(std::move(DB), Opts.CacheDir);
         F.Source = Candidate;
-      } else if (!DB) {
+      } else if (F.Problem.empty()) {
         F.Problem = "cannot read the compilation database '" + Candidate + "': " + Err;
-      } else if (DB->getAllFiles().empty()) {
-        F.Problem = "the compilation database '" + Candidate + "' has no entries";
-      } else {
-        // A file the database does not list (a header, a new file) borrows the command of the most
-        // similar one, as in clangd.
-        F.DB = adjusted(tooling::inferMissingCompileCommands(std::move(DB)), Opts.CacheDir);
-        F.Source = Candidate;
       }
       DatabaseCache[Candidate] = {St, F};
     }

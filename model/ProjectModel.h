@@ -107,6 +107,9 @@ public:
   std::optional<bool> inStepLoop(llvm::StringRef File, unsigned Line, unsigned Column) const;
   /// Whether the function defined as USR does a step on every call.
   bool doesStep(llvm::StringRef USR) const { return DoesStep.count(USR.str()); }
+  /// Whether the function defined as USR holds a training step loop (one that runs backward() or
+  /// an optimizer's step()), directly or through its calls.
+  bool holdsStepLoop(llvm::StringRef USR) const { return HasStepLoop.count(USR.str()); }
 
   /// Decides a finding made in project mode (its message carries a HotBasis): false when it must
   /// not be reported (the code does not run per step in the project, or the finding holds only

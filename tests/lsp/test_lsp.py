@@ -417,6 +417,29 @@ class Discovery(Base):
         self.write_database("repo/cmake-build-release", [f])
         self.expect_train_findings(f)
 
+    def test_a_database_rewritten_while_the_server_runs_is_read_again(self):
+        # CMake re-run while the editor is open: the build folder's database did not list the file
+        # (the server used its guessed flags), now it does. The next analysis uses the new database
+        # (one parse shared with the discovery, cli/CompileDatabase.h, read again once it changes).
+        os.makedirs(os.path.join(self.dir, "rerun", ".git"))
+        guard = "#ifndef FROM_DB\n#error not the database's flags\n#endif\n"
+        text = guard + TRAIN
+        f = self.write("rerun/src/train.cpp", text)
+        other = self.write("rerun/src/other.cpp", "int other() { return 0; }\n")
+        self.write_database("rerun/build", [other])
+        c = self.client()
+        c.initialize()
+        c.open(f, text)
+        first = c.diagnostics(f, 1)["diagnostics"]
+        self.assertNotIn("torch-sync-item", [x["code"] for x in first])
+        entries = [{"directory": os.path.join(self.dir, "rerun", "build"), "file": p,
+                    "arguments": ["clang++", *self.flags(), "-DFROM_DB", "-c", p]} for p in (other, f)]
+        self.write("rerun/build/compile_commands.json", json.dumps(entries, indent=1))
+        c.change(f, text, 2)
+        d = c.diagnostics(f, 2)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d), d)
+        self.assertEqual(0, c.stop())
+
     def test_cuda_file_is_analysed_as_host_code(self):
         # A .cu file (cli/CudaHost.h): parsed as CUDA host code without a toolkit, as the CLI does;
         # the kernel is not judged, the per-step item() in the host code is.

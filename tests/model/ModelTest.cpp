@@ -5,6 +5,7 @@
 // and the project index share (core/SummariesJson.h).
 #include "core/SummariesJson.h"
 #include "model/HotBasis.h"
+#include "model/LocalModel.h"
 #include "model/ProjectModel.h"
 #include "model/TUSummary.h"
 #include "clang/AST/ASTContext.h"
@@ -259,6 +260,63 @@ TEST(ProjectModel, ADataLoadingLoopIsNotAStepLoopAndAnEpochLoopIsNot) {
   G.Message = "item() syncs" + encodeBasis(B);
   EXPECT_TRUE(OnlyLoader.resolve(G));
   EXPECT_EQ("item() syncs (in the loop at line 5 of load())", G.Message);
+}
+
+TEST(LocalModel, OneFileAloneDropsOnlyLoopsOfOnceOnlyCodeThatRunNoStep) {
+  TUSummary S = summarize(std::string(Metrics) +
+                              "at::Tensor readImage(int i);\n"       // defined in another file
+                              "void report(const at::Tensor &t);\n"  // defined in another file
+                              "struct Scene {\n"
+                              "  std::vector<at::Tensor> images;\n"
+                              "  explicit Scene(int n) { for (int i = 0; i < n; ++i) images.push_back(readImage(i)); }\n"
+                              "};\n"
+                              "void save(Net &net) { for (int i = 0; i < 4; ++i) report(at::Tensor()); }\n"
+                              "void helper(const at::Tensor &t) { for (int i = 0; i < 4; ++i) report(t); }\n"
+                              "void epoch(Net &net, torch::optim::SGD &opt) {\n"
+                              "  for (int i = 0; i < 10; ++i) {\n"
+                              "    torch::nn::functional::mse_loss(net.forward(at::Tensor()), at::Tensor()).backward();\n"
+                              "    opt.step();\n"
+                              "  }\n"
+                              "}\n"
+                              "int main() {\n"
+                              "  Scene scene(3);\n"
+                              "  Net net; torch::optim::SGD opt({}, 0.1);\n"
+                              "  for (int e = 0; e < 3; ++e) epoch(net, opt);\n"
+                              "  for (int e = 0; e < 3; ++e) save(net);\n"
+                              "  save(net);\n"
+                              "  return 0;\n"
+                              "}\n",
+                          "main.cc");
+  LocalModel L(S);
+  EXPECT_TRUE(L.mainTrains());
+  auto LoopOf = [&](const std::string &Name, size_t I = 0) { return find(S, Name)->Loops.at(I); };
+  auto Once = [&](const std::string &Name, size_t I = 0) {
+    const Loop &Lp = LoopOf(Name, I);
+    return L.loopRunsOnceOutsideTraining(find(S, Name)->USR, Lp.File, Lp.Line, Lp.Column);
+  };
+  // The scene's constructor runs once, from main(), outside its loops: its loading loop is no step.
+  EXPECT_TRUE(Once("Scene::Scene"));
+  // save() is also called in a loop of main(): not once. helper() is called from no function here
+  // (other files may call it per step): the TU cannot tell.
+  EXPECT_FALSE(Once("save"));
+  EXPECT_FALSE(Once("helper"));
+  // main()'s epoch loop holds the training loop (through epoch()): not dropped here; the loop
+  // that calls save() is a loop of main() that runs no step.
+  EXPECT_FALSE(Once("main", 0));
+  EXPECT_TRUE(Once("main", 1));
+  // The step loop itself.
+  EXPECT_FALSE(Once("epoch"));
+  // Without a main() that trains, nothing is decided.
+  TUSummary NoMain = summarize("at::Tensor readImage(int i);\n"
+                               "struct Scene { std::vector<at::Tensor> images;\n"
+                               "  explicit Scene(int n) { for (int i = 0; i < n; ++i) images.push_back(readImage(i)); } };\n"
+                               "int main() { Scene scene(3); return 0; }\n",
+                               "infer.cc");
+  LocalModel N(NoMain);
+  EXPECT_FALSE(N.mainTrains());
+  const Function *Ctor = find(NoMain, "Scene::Scene");
+  ASSERT_TRUE(Ctor);
+  EXPECT_FALSE(N.loopRunsOnceOutsideTraining(Ctor->USR, Ctor->Loops[0].File, Ctor->Loops[0].Line, Ctor->Loops[0].Column));
 }
 
 TEST(ProjectModel, VirtualCallsReachOverridesInOtherFiles) {

@@ -3,6 +3,7 @@
 // the atomic file writes on scratch folders.
 #include "utils/AtomicFile.h"
 #include "utils/ExprStrip.h"
+#include "utils/Paths.h"
 #include "utils/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -153,6 +154,28 @@ std::string readAll(const std::string &Path) {
 }
 
 using Names = std::vector<std::string>;
+
+TEST(Paths, WithinIsByWholeFolderNames) {
+  EXPECT_TRUE(isWithin("/a/b/c.h", "/a/b"));
+  EXPECT_TRUE(isWithin("/a/b/c.h", "/a/b/"));
+  EXPECT_TRUE(isWithin("/a/b/c/d.h", "/a"));
+  EXPECT_TRUE(isWithin("/x", "/"));
+  EXPECT_FALSE(isWithin("/a/bc/d.h", "/a/b")); // a folder whose name only starts alike
+  EXPECT_FALSE(isWithin("/a/b", "/a/b"));      // the folder itself is not within it
+  EXPECT_FALSE(isWithin("/a/b/", "/a/b"));
+  EXPECT_FALSE(isWithin("/a/b/c.h", ""));      // no folder: nothing is in it
+  EXPECT_FALSE(isWithin("/a", "/a/b"));
+}
+
+TEST(Paths, SameOrWithinTakesTheFolderItself) {
+  EXPECT_TRUE(isSameOrWithin("/a/b", "/a/b"));
+  EXPECT_TRUE(isSameOrWithin("/a/b/", "/a/b"));
+  EXPECT_TRUE(isSameOrWithin("/a/b", "/a/b/"));
+  EXPECT_TRUE(isSameOrWithin("/a/b/c", "/a"));
+  EXPECT_FALSE(isSameOrWithin("/a/bc", "/a/b"));
+  EXPECT_FALSE(isSameOrWithin("/a", "/a/b"));
+  EXPECT_FALSE(isSameOrWithin("/a", ""));
+}
 
 TEST(AtomicFile, WritesAndReplacesContent) {
   ScratchDir S;
