@@ -196,13 +196,19 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   ProjectState &St = stateOf(this);
   if (H && St.ProjectMode)
     H->InLoop = HC.enclosingLoop(S) != nullptr;
-  // Per-file mode: the model of this TU alone (model/LocalModel.h) says when a loop of once-only
-  // code runs no training step (loading images before training, in a file whose main() trains).
-  if (H && !St.ProjectMode && H->LoopLoc.isValid() && H->Function &&
-      model::LocalModel::get(Ctx).mainTrains()) {
-    model::Position P = model::positionOf(Ctx.getSourceManager(), H->LoopLoc);
-    if (model::LocalModel::get(Ctx).loopRunsOnceOutsideTraining(model::usrOf(H->Function), P.File, P.Line, P.Column))
-      return std::nullopt;
+  // Per-file mode: the model of this TU alone (model/LocalModel.h) says when code of a file that
+  // trains runs once per run or epoch, outside the step (loading images before training, testing
+  // after it).
+  if (H && !St.ProjectMode && S) {
+    const model::LocalModel &LM = model::LocalModel::get(Ctx);
+    const clang::FunctionDecl *F = LM.trains() ? HC.enclosingFunction(S) : nullptr;
+    if (F) {
+      std::optional<model::Position> Loop;
+      if (const clang::Stmt *L = HC.enclosingLoop(S))
+        Loop = model::positionOf(Ctx.getSourceManager(), L->getBeginLoc());
+      if (LM.outsideTraining(model::usrOf(F), Loop))
+        return std::nullopt;
+    }
   }
   if (H || !St.ProjectMode || !S || HC.inTestBody(S))
     return H;

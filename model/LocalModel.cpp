@@ -9,39 +9,51 @@ namespace torchlint::model {
 LocalModel::LocalModel(TUSummary Summary) : S(std::move(Summary)) {
   M.add(S);
   M.finish();
-  const Function *Main = nullptr;
   for (const Function &F : S.Functions)
-    if (F.Name == "main" && !F.TestBody)
-      Main = &F;
-  if (!Main)
+    for (int L = 0; L < static_cast<int>(F.Loops.size()); ++L)
+      LoopAt.try_emplace({F.Loops[L].File, F.Loops[L].Line, F.Loops[L].Column}, &F, L);
+  // The roots: main() and the functions that hold a training step loop (they run once per run,
+  // or once per epoch when a loop of another file calls them: never per step).
+  for (const Function &F : S.Functions) {
+    if (F.TestBody)
+      continue;
+    bool Holds = M.holdsStepLoop(F.USR);
+    Trains |= Holds;
+    if (Holds || F.Name == "main")
+      NotPerStep.insert(F.USR);
+  }
+  if (!Trains) {
+    NotPerStep.clear();
     return;
-  MainTrains = M.holdsStepLoop(Main->USR);
-  // Once: main(), then every function whose calls in this TU all sit outside loops of once-only
-  // functions. A function nobody here calls (other files may), one reached through a virtual
-  // call or overriding another, forward(), and a test body are never once.
+  }
   struct Caller {
     std::string USR;
-    int Loop;
-    bool Virtual;
+    const Call *C;
+    const Function *F;
   };
   std::map<std::string, std::vector<Caller>> Callers;
   for (const Function &F : S.Functions)
     for (const Call &C : F.Calls)
-      Callers[C.Callee].push_back({F.USR, C.Loop, C.Virtual});
-  Once.insert(Main->USR);
+      Callers[C.Callee].push_back({F.USR, &C, &F});
+  // A call that runs outside training: in such a function, outside its loops or in a quiet loop.
+  auto Quiet = [&](const Caller &C) {
+    if (C.C->Virtual || C.USR == C.C->Callee || !NotPerStep.count(C.USR))
+      return false;
+    if (C.C->Loop < 0)
+      return true;
+    const Loop &L = C.F->Loops.at(C.C->Loop);
+    return quietLoop({L.File, L.Line, L.Column});
+  };
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const Function &F : S.Functions) {
-      if (Once.count(F.USR) || F.Forward || F.TestBody || !F.Overrides.empty())
+      if (NotPerStep.count(F.USR) || F.Forward || F.TestBody || !F.Overrides.empty())
         continue;
       auto It = Callers.find(F.USR);
       if (It == Callers.end() || It->second.empty())
         continue;
-      bool AllOnce = true;
-      for (const Caller &C : It->second)
-        AllOnce &= C.Loop < 0 && !C.Virtual && C.USR != F.USR && Once.count(C.USR);
-      if (AllOnce) {
-        Once.insert(F.USR);
+      if (llvm::all_of(It->second, Quiet)) {
+        NotPerStep.insert(F.USR);
         Changed = true;
       }
     }
@@ -58,46 +70,33 @@ struct LocalModelOfTU {
 
 const LocalModel &LocalModel::get(clang::ASTContext &Ctx) { return perTU<LocalModelOfTU>(Ctx).Model; }
 
-bool LocalModel::loopRunsOnceOutsideTraining(llvm::StringRef FunctionUSR, llvm::StringRef File, unsigned Line,
-                                             unsigned Column) const {
-  if (!MainTrains || !Once.count(FunctionUSR.str()))
-    return false;
-  const Function *F = nullptr;
-  for (const Function &G : S.Functions)
-    if (G.USR == FunctionUSR)
-      F = &G;
-  if (!F)
-    return false;
-  int L = -1;
-  for (int I = 0; I < static_cast<int>(F->Loops.size()); ++I)
-    if (F->Loops[I].File == File && F->Loops[I].Line == Line && F->Loops[I].Column == Column)
-      L = I;
-  if (L < 0)
-    return false;
-  // Not a step loop, nor inside one.
-  std::optional<bool> InStep = M.inStepLoop(File, Line, Column);
+bool LocalModel::quietLoop(const Position &P) const {
+  std::optional<bool> InStep = M.inStepLoop(P.File, P.Line, P.Column);
   if (!InStep || *InStep)
     return false;
-  // Holds no step loop: none of the loops inside it, no function called in it that holds one.
-  auto Inside = [&](int J) {
-    for (unsigned Guard = 0; J >= 0 && Guard < 1024; ++Guard, J = F->Loops[J].Parent)
-      if (J == L)
-        return true;
+  auto It = LoopAt.find({P.File, P.Line, P.Column});
+  if (It == LoopAt.end())
     return false;
-  };
-  for (int J = 0; J < static_cast<int>(F->Loops.size()); ++J)
-    if (J != L && Inside(J)) {
-      const Loop &Inner = F->Loops[J];
-      if (M.inStepLoop(Inner.File, Inner.Line, Inner.Column).value_or(true))
+  // Nor does it or a loop around it run a step on each iteration itself: the project model counts
+  // a rollout loop that calls update() every 2048 environment steps as an epoch loop, but its
+  // forward() runs on every iteration, and what the loop holds runs that often. (Holding a
+  // training loop is fine: the calls beside it run once per epoch.)
+  const Function &F = *It->second.first;
+  for (int L = It->second.second, Guard = 0; L >= 0 && Guard < 1024; L = F.Loops[L].Parent, ++Guard) {
+    for (const Step &St : F.Steps)
+      if (St.Loop == L)
         return false;
-    }
-  for (const Call &C : F->Calls)
-    if (Inside(C.Loop) && (M.holdsStepLoop(C.Callee) || M.doesStep(C.Callee)))
-      return false;
-  for (const Step &St : F->Steps)
-    if (Inside(St.Loop))
-      return false;
+    for (const Call &C : F.Calls)
+      if (C.Loop == L && M.doesStep(C.Callee))
+        return false;
+  }
   return true;
+}
+
+bool LocalModel::outsideTraining(llvm::StringRef FunctionUSR, const std::optional<Position> &Loop) const {
+  if (!Trains || !NotPerStep.count(FunctionUSR.str()))
+    return false;
+  return !Loop || quietLoop(*Loop);
 }
 
 } // namespace torchlint::model

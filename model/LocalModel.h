@@ -1,15 +1,24 @@
 // The model of one translation unit alone (issue 23): per-file mode (the CLI without a compile
 // database, the clang-tidy plugin and the language server without a project index) has no project
 // model, and every loop of the TU counts as hot. This asks the project model's questions of this
-// TU's summary only, for the one answer a single file can give safely: a loop that loads, parses
-// or saves (no training step in it, directly or through the TU's calls), in code that runs once
-// (main(), or a function the TU calls only from such code, outside loops), in a file whose main()
-// trains, is not part of the training step. Everything else keeps the TU's own answer: a loop in
-// a function that other files may call, one that holds a training loop (an epoch loop), code
-// reached through calls.
+// TU's summary only, for the one answer a single file can give safely, in a file that trains (one
+// of its functions holds a training step loop):
+//  - code that runs once per run or per epoch: main(), a function that holds the training loop
+//    (Trainer::train(), ExpRunner::Execute()), and a function this file calls only from such code,
+//    outside loops or in loops that run no step (an evaluation pass after training, the images
+//    loaded by a data set's constructor before it), transitively;
+//  - there, a loop that is not a step loop (no step call on each iteration, nor in a loop around
+//    it: loading, parsing, saving, writing test images, an epoch loop) is not part of the training
+//    step, and neither is what it calls.
+// Everything else keeps the TU's own answer: a function no code of this file calls (another file
+// may call it per step), one reached through a virtual call or overriding another, forward(), a
+// file that does not train.
 #pragma once
 #include "model/ProjectModel.h"
 #include "model/TUSummary.h"
+#include <map>
+#include <optional>
+#include <tuple>
 #include <set>
 #include <string>
 
@@ -22,24 +31,30 @@ namespace torchlint::model {
 class LocalModel {
 public:
   explicit LocalModel(TUSummary S);
+  LocalModel(const LocalModel &) = delete; // LoopAt points into S
+  LocalModel &operator=(const LocalModel &) = delete;
   /// The model of the TU of Ctx, built on first use and cached for this thread's current TU.
   static const LocalModel &get(clang::ASTContext &Ctx);
 
-  /// True when the loop at File:Line:Column, in function FunctionUSR, is a loop of once-only code
-  /// that runs no training step (see above); false when the TU cannot tell.
-  bool loopRunsOnceOutsideTraining(llvm::StringRef FunctionUSR, llvm::StringRef File, unsigned Line,
-                                   unsigned Column) const;
-  /// The functions that run once (main(), and those called only from them outside loops).
-  const std::set<std::string> &onceFunctions() const { return Once; }
-  /// main() is defined in this TU and trains in it (a training step loop, directly or through the
-  /// TU's calls).
-  bool mainTrains() const { return MainTrains; }
+  /// True when code of function FunctionUSR, inside the loop at Loop (its innermost loop in that
+  /// function; none: outside its loops), does not run per training step (see above); false when
+  /// the TU cannot tell.
+  bool outsideTraining(llvm::StringRef FunctionUSR, const std::optional<Position> &Loop) const;
+  /// The functions that run once per run or per epoch, and those called only from them outside
+  /// step loops (see above).
+  const std::set<std::string> &notPerStep() const { return NotPerStep; }
+  /// Some function of this TU holds a training step loop.
+  bool trains() const { return Trains; }
 
 private:
+  /// The loop at P is known and neither it nor a loop around it is a step loop.
+  bool quietLoop(const Position &P) const;
+
   TUSummary S;
   ProjectModel M;
-  std::set<std::string> Once;
-  bool MainTrains = false;
+  std::map<std::tuple<std::string, unsigned, unsigned>, std::pair<const Function *, int>> LoopAt;
+  std::set<std::string> NotPerStep;
+  bool Trains = false;
 };
 
 } // namespace torchlint::model

@@ -262,7 +262,7 @@ TEST(ProjectModel, ADataLoadingLoopIsNotAStepLoopAndAnEpochLoopIsNot) {
   EXPECT_EQ("item() syncs (in the loop at line 5 of load())", G.Message);
 }
 
-TEST(LocalModel, OneFileAloneDropsOnlyLoopsOfOnceOnlyCodeThatRunNoStep) {
+TEST(LocalModel, OneFileAloneLeavesOutCodeThatRunsOutsideTheStep) {
   TUSummary S = summarize(std::string(Metrics) +
                               "at::Tensor readImage(int i);\n"       // defined in another file
                               "void report(const at::Tensor &t);\n"  // defined in another file
@@ -272,51 +272,62 @@ TEST(LocalModel, OneFileAloneDropsOnlyLoopsOfOnceOnlyCodeThatRunNoStep) {
                               "};\n"
                               "void save(Net &net) { for (int i = 0; i < 4; ++i) report(at::Tensor()); }\n"
                               "void helper(const at::Tensor &t) { for (int i = 0; i < 4; ++i) report(t); }\n"
+                              "void logStep(const at::Tensor &t) { report(t); }\n"
                               "void epoch(Net &net, torch::optim::SGD &opt) {\n"
                               "  for (int i = 0; i < 10; ++i) {\n"
-                              "    torch::nn::functional::mse_loss(net.forward(at::Tensor()), at::Tensor()).backward();\n"
+                              "    at::Tensor loss = torch::nn::functional::mse_loss(net.forward(at::Tensor()), at::Tensor());\n"
+                              "    loss.backward();\n"
                               "    opt.step();\n"
+                              "    logStep(loss);\n"
                               "  }\n"
+                              "  save(net);\n"
                               "}\n"
                               "int main() {\n"
                               "  Scene scene(3);\n"
                               "  Net net; torch::optim::SGD opt({}, 0.1);\n"
                               "  for (int e = 0; e < 3; ++e) epoch(net, opt);\n"
                               "  for (int e = 0; e < 3; ++e) save(net);\n"
-                              "  save(net);\n"
+                              "  for (int t = 0; t < 1000; ++t) {\n"  // a rollout loop that trains every 100 steps
+                              "    net.forward(at::Tensor());\n"
+                              "    if (t % 100 == 0) epoch(net, opt);\n"
+                              "  }\n"
                               "  return 0;\n"
                               "}\n",
                           "main.cc");
   LocalModel L(S);
-  EXPECT_TRUE(L.mainTrains());
-  auto LoopOf = [&](const std::string &Name, size_t I = 0) { return find(S, Name)->Loops.at(I); };
-  auto Once = [&](const std::string &Name, size_t I = 0) {
-    const Loop &Lp = LoopOf(Name, I);
-    return L.loopRunsOnceOutsideTraining(find(S, Name)->USR, Lp.File, Lp.Line, Lp.Column);
+  EXPECT_TRUE(L.trains());
+  auto Usr = [&](const std::string &Name) { return find(S, Name)->USR; };
+  auto LoopPos = [&](const std::string &Name, size_t I = 0) {
+    const Loop &Lp = find(S, Name)->Loops.at(I);
+    return std::optional<Position>(Position{Lp.File, Lp.Line, Lp.Column});
   };
   // The scene's constructor runs once, from main(), outside its loops: its loading loop is no step.
-  EXPECT_TRUE(Once("Scene::Scene"));
-  // save() is also called in a loop of main(): not once. helper() is called from no function here
-  // (other files may call it per step): the TU cannot tell.
-  EXPECT_FALSE(Once("save"));
-  EXPECT_FALSE(Once("helper"));
-  // main()'s epoch loop holds the training loop (through epoch()): not dropped here; the loop
-  // that calls save() is a loop of main() that runs no step.
-  EXPECT_FALSE(Once("main", 0));
-  EXPECT_TRUE(Once("main", 1));
-  // The step loop itself.
-  EXPECT_FALSE(Once("epoch"));
-  // Without a main() that trains, nothing is decided.
+  EXPECT_TRUE(L.outsideTraining(Usr("Scene::Scene"), LoopPos("Scene::Scene")));
+  // save() runs from epoch() after its step loop, and from a loop of main() that runs no step.
+  EXPECT_TRUE(L.outsideTraining(Usr("save"), LoopPos("save")));
+  // helper() is called from no function here (other files may call it per step): the TU cannot tell.
+  EXPECT_FALSE(L.outsideTraining(Usr("helper"), LoopPos("helper")));
+  // logStep() is called in the step loop; the step loop itself is the step.
+  EXPECT_FALSE(L.outsideTraining(Usr("logStep"), std::nullopt));
+  EXPECT_FALSE(L.outsideTraining(Usr("epoch"), LoopPos("epoch")));
+  // epoch() itself (holding the step loop) runs once per epoch, outside its step loop.
+  EXPECT_TRUE(L.outsideTraining(Usr("epoch"), std::nullopt));
+  // main()'s loops: the epoch loop and the saving loop run no step themselves.
+  EXPECT_TRUE(L.outsideTraining(Usr("main"), LoopPos("main", 1)));
+  // The rollout loop runs forward() on every iteration: an epoch loop to the project model (it
+  // calls the training loop), but each of its iterations is a step.
+  EXPECT_FALSE(L.outsideTraining(Usr("main"), LoopPos("main", 2)));
+  // A file that does not train decides nothing.
   TUSummary NoMain = summarize("at::Tensor readImage(int i);\n"
                                "struct Scene { std::vector<at::Tensor> images;\n"
                                "  explicit Scene(int n) { for (int i = 0; i < n; ++i) images.push_back(readImage(i)); } };\n"
                                "int main() { Scene scene(3); return 0; }\n",
                                "infer.cc");
   LocalModel N(NoMain);
-  EXPECT_FALSE(N.mainTrains());
+  EXPECT_FALSE(N.trains());
   const Function *Ctor = find(NoMain, "Scene::Scene");
   ASSERT_TRUE(Ctor);
-  EXPECT_FALSE(N.loopRunsOnceOutsideTraining(Ctor->USR, Ctor->Loops[0].File, Ctor->Loops[0].Line, Ctor->Loops[0].Column));
+  EXPECT_FALSE(N.outsideTraining(Ctor->USR, Position{Ctor->Loops[0].File, Ctor->Loops[0].Line, Ctor->Loops[0].Column}));
 }
 
 TEST(ProjectModel, VirtualCallsReachOverridesInOtherFiles) {
