@@ -308,9 +308,12 @@ void ProjectModel::finish() {
     for (int L = 0; L < static_cast<int>(D.F.Loops.size()); ++L)
       if (TrainLoops.count({USR, L}))
         MarkAround(USR, D.F, D.F.Loops[L].Parent);
+    // (A call under a condition of the loop body, `if (t % 2048 == 0) update(...)`, trains only
+    // on some iterations: the loop is a rollout, whose iterations are steps, as analysis/HotCode.h
+    // decides within one file.)
     for (const Call &C : D.F.Calls)
       for (const std::string &T : targets(C))
-        if (HasStepLoop.count(T) && T != USR)
+        if (HasStepLoop.count(T) && T != USR && !C.Conditional && C.Rare.empty())
           MarkAround(USR, D.F, C.Loop);
   }
   // A loop that trains on every iteration itself (a step call, or a call of a function that does

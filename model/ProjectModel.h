@@ -10,8 +10,9 @@
 //   call of a function that does a step, whose innermost loop (past loops over the parameters or
 //   a braced list) is this loop. A loop that only loads, parses or saves is not a step loop,
 //   wherever it is; a loop that holds a training step loop (one that runs backward() or an
-//   optimizer's step(); nested, or in a function it calls) runs once per epoch and is not one
-//   either. A loop that only runs forward() (a recurrent network's loop over time steps, called
+//   optimizer's step(); nested, or in a function it calls on every iteration) runs once per epoch
+//   and is not one either. A loop that calls it only under a condition (`if (t % 2048 == 0)
+//   update(...)`: a rollout) stays a step loop when it runs a step itself. A loop that only runs forward() (a recurrent network's loop over time steps, called
 //   from the training step) makes no loop around it an epoch loop.
 // - Hot: forward() of a module and what it calls; a call in a step loop (or in any loop inside
 //   one) and what it reaches, transitively. A unit-test body makes nothing hot.
