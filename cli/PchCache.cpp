@@ -380,6 +380,9 @@ struct IncludeChain {
   std::vector<std::string> Block;   // as written, in the order met (each once)
   std::vector<std::string> Guards;  // include-guard macros defined on the way
   std::vector<std::string> Undefs;  // macros #undef'd on the way (guardClash)
+  /// For each of Guards and Undefs: how many headers of Block came before it. Only those before a
+  /// precompiled header matter; a clash ends the precompiled part there (CachedPch::lookup).
+  std::vector<size_t> GuardAt, UndefAt;
   std::vector<std::string> Headers; // the project headers walked (absolute)
   std::string Stop;                 // what ended the walk (for the accel log)
 
@@ -407,6 +410,7 @@ struct IncludeChain {
           return stop(Path.str() + " starts with a conditional that is not an include guard");
         Guard = D.Arg;
         Guards.push_back(Guard);
+        GuardAt.push_back(Block.size());
         Guarded.insert(Path.str());
         D = L.next();
       }
@@ -438,12 +442,14 @@ struct IncludeChain {
         // defined after them instead of before, which changes nothing if none of them ever looks
         // at the name: checked as the guards are (guardClash, "idents").
         Guards.push_back(D.Arg);
+        GuardAt.push_back(Block.size());
         continue;
       case Directive::Undef:
         // `#undef slots` before libtorch (a Qt project's habit): with the PCH in front it comes
         // after the block's headers instead of before them, which changes nothing unless the
         // command line or those headers define the name (guardClash).
         Undefs.push_back(D.Arg);
+        UndefAt.push_back(Block.size());
         continue;
       default:
         return stop(IsMain ? "a macro, a conditional or code before the first include"
@@ -698,6 +704,7 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   // the preprocessor meets through the project's headers (IncludeChain). Blocks that name
   // libtorch in the main file keep to it, so that they share the PCH of the torch.h-first files.
   std::vector<std::string> Guards, Undefs;
+  std::vector<size_t> GuardAt, UndefAt;
   if (Dirs && !Inv.getLangOpts().MSVCCompat &&
       std::none_of(Block.begin(), Block.end(), [](const std::string &H) { return libtorchName(H); })) {
     IncludeChain C(*Dirs, Files.getVirtualFileSystem());
@@ -706,6 +713,8 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
       Block = std::move(C.Block);
       Guards = std::move(C.Guards);
       Undefs = std::move(C.Undefs);
+      GuardAt = std::move(C.GuardAt);
+      UndefAt = std::move(C.UndefAt);
     } else if (Block.empty()) {
       U.Why = "no leading #include <...> block" + (C.Stop.empty() ? std::string() : ": " + C.Stop);
       return U;
@@ -777,14 +786,39 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
       break;
     }
   }
-  // An include chain's guard macros must be names the PCH's headers never looked at.
+  // An include chain's guard macros must be names the PCH's headers never looked at; only those
+  // met before a header of the precompiled part count (the others come after it in the TU too).
+  // A clash ends the precompiled part before the macro (a new PCH, of the headers before it), as
+  // the walk once ended at every #define: f2-nerf's project header defines `None`, which
+  // libtorch's headers use, after <string> but before <torch/torch.h>.
+  enum class Clear { Yes, No, Shorter };
   auto GuardsClear = [&](StringRef Dir) {
-    std::optional<std::string> Clash = guardClash(Dir, Guards, Undefs);
+    std::vector<std::string> G, Un;
+    for (size_t I = 0; I < Guards.size(); ++I)
+      if (I >= GuardAt.size() || GuardAt[I] < Keep)
+        G.push_back(Guards[I]);
+    for (size_t I = 0; I < Undefs.size(); ++I)
+      if (I >= UndefAt.size() || UndefAt[I] < Keep)
+        Un.push_back(Undefs[I]);
+    std::optional<std::string> Clash = guardClash(Dir, G, Un);
     if (Clash && Clash->empty())
-      return true;
+      return Clear::Yes;
+    if (Clash) {
+      size_t At = Keep;
+      for (size_t I = 0; I < Guards.size() && I < GuardAt.size(); ++I)
+        if (Guards[I] == *Clash)
+          At = std::min(At, GuardAt[I]);
+      for (size_t I = 0; I < Undefs.size() && I < UndefAt.size(); ++I)
+        if (Undefs[I] == *Clash)
+          At = std::min(At, UndefAt[I]);
+      if (At > 0 && At < Keep) {
+        Keep = At;
+        return Clear::Shorter;
+      }
+    }
     U.Why = Clash ? "the macro " + *Clash + " that a project header defines (an include guard, a constant) or #undefs before the block is one the precompiled headers use"
                   : "cannot read " + Dir.str() + "/idents";
-    return false;
+    return Clear::No;
   };
   for (int Round = 0; Round < 8 && Keep > 0; ++Round) {
     std::string Text;
@@ -818,7 +852,10 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     Manifest M;
     if (readManifest(ManifestPath, M) && depsUnchanged(M)) {
       if (M.Status == "ok" && sys::fs::exists(PchPath)) {
-        if (!GuardsClear(Dir))
+        Clear C = GuardsClear(Dir);
+        if (C == Clear::Shorter)
+          continue;
+        if (C == Clear::No)
           return U;
         U.Path = PchPath;
         for (Dep &D : M.Deps)
@@ -939,7 +976,10 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     }
     Out.Status = "ok";
     writeManifest(ManifestPath, Out);
-    if (!GuardsClear(Dir))
+    Clear C = GuardsClear(Dir);
+    if (C == Clear::Shorter)
+      continue;
+    if (C == Clear::No)
       return U;
     U.Path = PchPath;
     U.Built = true;

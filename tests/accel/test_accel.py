@@ -136,7 +136,8 @@ class Equivalence(unittest.TestCase):
         files = {f[0] for f in self.plugin2}
         for name in ("train_loop.cpp", "helpers.h", "metrics.h", "unguarded_block.cpp", "quoted_first.cpp",
                      "user_angle_include.cpp", "header_first_guarded.cpp", "model_guarded.h", "header_first_chain.cpp",
-                     "chain_outer.h", "macro_header.h", "header_first_macro.cpp", "quoted_torch.cpp"):
+                     "chain_outer.h", "macro_header.h", "header_first_macro.cpp", "quoted_torch.cpp",
+                     "header_first_shorthand.cpp"):
             self.assertTrue(any(f.endswith("/" + name) for f in files), name + " has no finding")
         for name in ("clean_ok.cpp", "macro_first_ok.cpp"):
             self.assertFalse(any(f.endswith("/" + name) for f in files), name + " has a finding")
@@ -162,11 +163,12 @@ class Equivalence(unittest.TestCase):
             return [l for l in log.splitlines() if "/" + name + ":" in l and "analysed" in l]
         # Header-first files (quoted_first, header_first_*) get the PCH of the block met through the
         # project's headers; so do files that define a macro before libtorch (macro_first_ok,
-        # header_first_macro) when libtorch never looks at its name (guardClash): Equivalence checks
+        # header_first_macro) when libtorch never looks at its name (guardClash), or defines it only
+        # after the block's last precompiled header (header_first_shorthand): Equivalence checks
         # that their findings are the plugin's.
         for name in ("train_loop.cpp", "clean_ok.cpp", "unguarded_block.cpp", "user_angle_include.cpp",
                      "quoted_first.cpp", "header_first_guarded.cpp", "header_first_chain.cpp", "quoted_torch.cpp",
-                     "macro_first_ok.cpp", "header_first_macro.cpp"):
+                     "macro_first_ok.cpp", "header_first_macro.cpp", "header_first_shorthand.cpp"):
             self.assertTrue(line(name) and all("pch none" not in l for l in line(name)), (name, line(name)))
         # Every block here precompiles up to its last libtorch include, <torch/torch.h>: one PCH,
         # shared by the torch.h-first and the header-first files.
