@@ -1,4 +1,5 @@
 #include "cli/CompileDatabase.h"
+#include "utils/FileStamp.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -11,32 +12,12 @@ namespace torchlint {
 
 namespace {
 
-/// The file as it was when parsed: a later call that finds it changed (a re-run of CMake while
-/// the language server runs) parses it again. Earlier holders keep the database they were given.
-struct Stamp {
-  bool Exists = false;
-  llvm::sys::TimePoint<> Modified;
-  uint64_t Size = 0;
-  bool operator==(const Stamp &O) const {
-    return Exists == O.Exists && Modified == O.Modified && Size == O.Size;
-  }
-};
-
-Stamp stampOf(llvm::StringRef Path) {
-  Stamp S;
-  llvm::sys::fs::file_status St;
-  if (!llvm::sys::fs::status(Path, St) && llvm::sys::fs::exists(St)) {
-    S.Exists = true;
-    S.Modified = St.getLastModificationTime();
-    S.Size = St.getSize();
-  }
-  return S;
-}
-
 struct Parsed {
   std::shared_ptr<const JSONCompilationDatabase> DB;
   std::string Err;
-  Stamp When;
+  /// The file as it was when parsed: a later call that finds it changed (a re-run of CMake while
+  /// the language server runs) parses it again. Earlier holders keep the database they were given.
+  std::pair<uint64_t, int64_t> When;
 };
 
 std::mutex Mu;
@@ -63,10 +44,10 @@ std::shared_ptr<const JSONCompilationDatabase> jsonDatabase(llvm::StringRef Path
   llvm::SmallString<256> Abs(Path);
   llvm::sys::fs::make_absolute(Abs);
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  Stamp Now = stampOf(Abs);
+  std::pair<uint64_t, int64_t> Now = fileStamp(Abs);
   std::lock_guard<std::mutex> L(Mu);
   auto [It, New] = ByPath.try_emplace(std::string(Abs));
-  if (New || !(It->second.When == Now)) {
+  if (New || It->second.When != Now) {
     ++Parses;
     It->second = Parsed();
     It->second.When = Now;

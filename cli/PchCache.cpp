@@ -380,8 +380,9 @@ struct IncludeChain {
   std::vector<std::string> Block;   // as written, in the order met (each once)
   std::vector<std::string> Guards;  // include-guard macros defined on the way
   std::vector<std::string> Undefs;  // macros #undef'd on the way (guardClash)
-  /// For each of Guards and Undefs: how many headers of Block came before it. Only those before a
-  /// precompiled header matter; a clash ends the precompiled part there (CachedPch::lookup).
+  /// For each of Guards and Undefs (pushed with it, same index): how many headers of Block came
+  /// before it. Only those before a precompiled header matter; a clash ends the precompiled part
+  /// there (preparePch).
   std::vector<size_t> GuardAt, UndefAt;
   std::vector<std::string> Headers; // the project headers walked (absolute)
   std::string Stop;                 // what ended the walk (for the accel log)
@@ -795,20 +796,20 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   auto GuardsClear = [&](StringRef Dir) {
     std::vector<std::string> G, Un;
     for (size_t I = 0; I < Guards.size(); ++I)
-      if (I >= GuardAt.size() || GuardAt[I] < Keep)
+      if (GuardAt[I] < Keep)
         G.push_back(Guards[I]);
     for (size_t I = 0; I < Undefs.size(); ++I)
-      if (I >= UndefAt.size() || UndefAt[I] < Keep)
+      if (UndefAt[I] < Keep)
         Un.push_back(Undefs[I]);
     std::optional<std::string> Clash = guardClash(Dir, G, Un);
     if (Clash && Clash->empty())
       return Clear::Yes;
     if (Clash) {
       size_t At = Keep;
-      for (size_t I = 0; I < Guards.size() && I < GuardAt.size(); ++I)
+      for (size_t I = 0; I < Guards.size(); ++I)
         if (Guards[I] == *Clash)
           At = std::min(At, GuardAt[I]);
-      for (size_t I = 0; I < Undefs.size() && I < UndefAt.size(); ++I)
+      for (size_t I = 0; I < Undefs.size(); ++I)
         if (Undefs[I] == *Clash)
           At = std::min(At, UndefAt[I]);
       if (At > 0 && At < Keep) {

@@ -10,6 +10,7 @@
 #include "cli/ResultCache.h"
 #include "cli/TidyErrors.h"
 #include "cli/TorchInstall.h"
+#include "utils/FileStamp.h"
 #include "core/Catalog.h"
 #include "core/Findings.h"
 #include "core/Recovery.h"
@@ -107,13 +108,6 @@ struct MemoryEntry {
   RunResult R;
   std::vector<std::pair<std::string, std::pair<uint64_t, int64_t>>> Deps; // path -> (size, mtime)
 };
-
-std::pair<uint64_t, int64_t> stamp(StringRef Path) {
-  sys::fs::file_status St;
-  if (sys::fs::status(Path, St))
-    return {~uint64_t(0), -1};
-  return {St.getSize(), static_cast<int64_t>(St.getLastModificationTime().time_since_epoch().count())};
-}
 
 bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
 
@@ -241,7 +235,7 @@ Flags Server::flagsFor(const std::string &Path) {
     Candidate = findCompileDatabase(Path).Path;
   }
   if (!Candidate.empty() && F.Problem.empty()) {
-    auto St = stamp(Candidate);
+    auto St = fileStamp(Candidate);
     auto It = DatabaseCache.find(Candidate);
     if (It != DatabaseCache.end() && It->second.first == St) {
       F = It->second.second;
@@ -373,7 +367,7 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
       continue;
     bool Valid = true;
     for (auto &[P, S] : It->Deps)
-      if (P != J.Path && stamp(P) != S) {
+      if (P != J.Path && fileStamp(P) != S) {
         Valid = false;
         break;
       }
@@ -448,7 +442,7 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
     E.CommandKey = CommandKey;
     E.R = R;
     for (const std::string &D : Deps)
-      E.Deps.push_back({D, stamp(D)});
+      E.Deps.push_back({D, fileStamp(D)});
     if (!DiskKey.empty() && !R.hasErrors() && R.Notices.empty())
       Cache->store(DiskKey, R, Deps);
     // A few versions per file (an edit undone is found again), the most recent last.

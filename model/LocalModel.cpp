@@ -6,12 +6,9 @@
 
 namespace torchlint::model {
 
-LocalModel::LocalModel(TUSummary Summary) : S(std::move(Summary)) {
+LocalModel::LocalModel(TUSummary S) {
   M.add(S);
   M.finish();
-  for (const Function &F : S.Functions)
-    for (int L = 0; L < static_cast<int>(F.Loops.size()); ++L)
-      LoopAt.try_emplace({F.Loops[L].File, F.Loops[L].Line, F.Loops[L].Column}, &F, L);
   // The roots: main() and the functions that hold a training step loop (they run once per run,
   // or once per epoch when a loop of another file calls them: never per step).
   for (const Function &F : S.Functions) {
@@ -74,15 +71,16 @@ bool LocalModel::quietLoop(const Position &P) const {
   std::optional<bool> InStep = M.inStepLoop(P.File, P.Line, P.Column);
   if (!InStep || *InStep)
     return false;
-  auto It = LoopAt.find({P.File, P.Line, P.Column});
-  if (It == LoopAt.end())
+  std::optional<std::pair<std::string, int>> At = M.loopAt(P.File, P.Line, P.Column);
+  const Function *Def = At ? M.definition(At->first) : nullptr;
+  if (!Def)
     return false;
   // Nor does it or a loop around it run a step on each iteration itself: the project model counts
-  // a rollout loop that calls update() every 2048 environment steps as an epoch loop, but its
-  // forward() runs on every iteration, and what the loop holds runs that often. (Holding a
-  // training loop is fine: the calls beside it run once per epoch.)
-  const Function &F = *It->second.first;
-  for (int L = It->second.second, Guard = 0; L >= 0 && Guard < 1024; L = F.Loops[L].Parent, ++Guard) {
+  // a loop that calls the training function on every iteration as an epoch loop even when it also
+  // runs forward() itself; one file alone keeps such a loop's answer. (Holding a training loop is
+  // fine: the calls beside it run once per epoch.)
+  const Function &F = *Def;
+  for (int L = At->second, Guard = 0; L >= 0 && Guard < 1024; L = F.Loops[L].Parent, ++Guard) {
     for (const Step &St : F.Steps)
       if (St.Loop == L)
         return false;

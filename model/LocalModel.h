@@ -16,9 +16,7 @@
 #pragma once
 #include "model/ProjectModel.h"
 #include "model/TUSummary.h"
-#include <map>
 #include <optional>
-#include <tuple>
 #include <set>
 #include <string>
 
@@ -31,8 +29,6 @@ namespace torchlint::model {
 class LocalModel {
 public:
   explicit LocalModel(TUSummary S);
-  LocalModel(const LocalModel &) = delete; // LoopAt points into S
-  LocalModel &operator=(const LocalModel &) = delete;
   /// The model of the TU of Ctx, built on first use and cached for this thread's current TU.
   static const LocalModel &get(clang::ASTContext &Ctx);
 
@@ -50,9 +46,7 @@ private:
   /// The loop at P is known and neither it nor a loop around it is a step loop.
   bool quietLoop(const Position &P) const;
 
-  TUSummary S;
   ProjectModel M;
-  std::map<std::tuple<std::string, unsigned, unsigned>, std::pair<const Function *, int>> LoopAt;
   std::set<std::string> NotPerStep;
   bool Trains = false;
 };

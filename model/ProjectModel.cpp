@@ -614,10 +614,10 @@ std::optional<Hot> ProjectModel::functionHot(llvm::StringRef USR) const {
 }
 
 std::optional<bool> ProjectModel::inStepLoop(llvm::StringRef File, unsigned Line, unsigned Column) const {
-  auto It = LoopAt.find({File.str(), Line, Column});
-  if (It == LoopAt.end())
+  std::optional<LoopRef> L = loopAt(File, Line, Column);
+  if (!L)
     return std::nullopt;
-  return stepLoopAround(It->second.first, It->second.second) >= 0;
+  return stepLoopAround(L->first, L->second) >= 0;
 }
 
 bool ProjectModel::resolve(Finding &F) const {

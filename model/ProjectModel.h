@@ -101,6 +101,17 @@ public:
   /// per-TU answers stand).
   bool hasStepLoops() const { return !StepLoops.empty(); }
   bool knowsFunction(llvm::StringRef USR) const { return Defs.count(USR.str()); }
+  /// The function defined as USR (its first definition), or null.
+  const Function *definition(llvm::StringRef USR) const {
+    auto It = Defs.find(USR.str());
+    return It == Defs.end() ? nullptr : &It->second.F;
+  }
+  /// The loop at File:Line:Column: its function's USR and its index there; nullopt when the model
+  /// has no such loop.
+  std::optional<std::pair<std::string, int>> loopAt(llvm::StringRef File, unsigned Line, unsigned Column) const {
+    auto It = LoopAt.find({File.str(), Line, Column});
+    return It == LoopAt.end() ? std::nullopt : std::optional<std::pair<std::string, int>>(It->second);
+  }
   /// Why the function runs per step, or nullopt.
   std::optional<Hot> functionHot(llvm::StringRef USR) const;
   /// For the loop at File:Line:Column: whether it (or a loop around it) is a step loop. nullopt

@@ -3,6 +3,7 @@
 // the atomic file writes on scratch folders.
 #include "utils/AtomicFile.h"
 #include "utils/ExprStrip.h"
+#include "utils/FileStamp.h"
 #include "utils/Paths.h"
 #include "utils/SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -188,6 +189,17 @@ TEST(AtomicFile, WritesAndReplacesContent) {
   ASSERT_TRUE(writeFileAtomically(F, "", &E)) << E.EC.message();
   EXPECT_EQ("", readAll(F));
   EXPECT_EQ(Names{"index.json"}, S.names()); // no temporary file left
+}
+
+TEST(FileStamp, ChangesWithTheFileAndMarksAMissingOne) {
+  ScratchDir S;
+  std::string F = S.path("compile_commands.json");
+  EXPECT_EQ(std::make_pair(~uint64_t(0), int64_t(-1)), fileStamp(F));
+  ASSERT_TRUE(writeFileAtomically(F, "[]"));
+  auto First = fileStamp(F);
+  EXPECT_EQ(2u, First.first);
+  ASSERT_TRUE(writeFileAtomically(F, "[ ]"));
+  EXPECT_NE(First, fileStamp(F));
 }
 
 TEST(AtomicFile, BeforeRenameSeesTheTemporaryFileBesideTheTarget) {
