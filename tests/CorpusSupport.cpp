@@ -6,7 +6,9 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/xxhash.h"
+#include <gtest/gtest.h>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -516,3 +518,45 @@ std::vector<std::string> catalogNames() {
 }
 
 } // namespace torchlint::testing
+
+namespace {
+
+/// Repeats each failed or skipped test's messages after the run: CI shows the tail of a long log,
+/// where gtest alone names the failed tests without saying why.
+class FailureDigest : public ::testing::EmptyTestEventListener {
+  // (The test's name is kept at its start: UnitTest::current_test_info() takes the lock that
+  // gtest holds while it reports a result.)
+  void OnTestStart(const ::testing::TestInfo &T) override {
+    Current = std::string(T.test_suite_name()) + "." + T.name();
+  }
+  void OnTestEnd(const ::testing::TestInfo &) override { Current = "(global)"; }
+  void OnTestPartResult(const ::testing::TestPartResult &R) override {
+    if (!R.failed() && !R.skipped())
+      return;
+    std::string Msg = R.message();
+    if (Msg.size() > 3000)
+      Msg = Msg.substr(0, 3000) + "\n    [... cut]";
+    Failures.push_back(std::string(R.skipped() ? "skipped: " : "failed: ") + Current + " (" +
+                       (R.file_name() ? R.file_name() : "?") + ":" + std::to_string(R.line_number()) + ")\n" + Msg);
+  }
+  void OnTestProgramEnd(const ::testing::UnitTest &) override {
+    if (Failures.empty())
+      return;
+    std::fprintf(stdout, "\n[ DIGEST   ] why each failed or skipped test did (%zu):\n", Failures.size());
+    for (size_t I = 0; I < Failures.size() && I < 20; ++I)
+      std::fprintf(stdout, "[ DIGEST   ] %s\n", Failures[I].c_str());
+    if (Failures.size() > 20)
+      std::fprintf(stdout, "[ DIGEST   ] ... and %zu more\n", Failures.size() - 20);
+    std::fflush(stdout);
+  }
+  std::vector<std::string> Failures;
+  std::string Current = "(global)";
+};
+
+/// Registered before main (gtest_main's) runs the tests; the listeners own it.
+const bool DigestRegistered = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new FailureDigest);
+  return true;
+}();
+
+} // namespace
