@@ -4,6 +4,8 @@
 #include "analysis/ProgramFacts.h"
 #include "analysis/RarePath.h"
 #include "analysis/TUFacts.h"
+#include "model/LocalModel.h"
+#include "model/TUSummary.h"
 
 using namespace clang;
 
@@ -75,6 +77,16 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     if (R->OncePerInterval)
       return std::nullopt;
     S.Rare = R->Reason;
+  } else if (!projectMode()) {
+    // One file alone: a function this file reaches only through logging branches and from code
+    // outside training (model/LocalModel.h), as the project model decides it for a project.
+    const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+    if (const FunctionDecl *F = HC.enclosingFunction(At))
+      if (const model::LocalModel::Rare *LR = model::LocalModel::get(Ctx).rareOnly(model::usrOf(F))) {
+        if (LR->OncePerInterval && !HC.enclosingLoop(At))
+          return std::nullopt;
+        S.Rare = LR->Why;
+      }
   }
   return S;
 }

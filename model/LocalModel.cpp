@@ -1,6 +1,7 @@
 #include "model/LocalModel.h"
 #include "core/PerTU.h"
 #include "clang/AST/ASTContext.h"
+#include "llvm/Support/Path.h"
 #include <map>
 #include <vector>
 
@@ -55,6 +56,54 @@ LocalModel::LocalModel(TUSummary S) {
       }
     }
   }
+  // Then the functions reached only outside training or through a logging branch (at least once
+  // so): a call under such a branch, or any call of a function that is itself rare.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const Function &F : S.Functions) {
+      if (NotPerStep.count(F.USR) || RareOnly.count(F.USR) || F.Forward || F.TestBody || !F.Overrides.empty())
+        continue;
+      auto It = Callers.find(F.USR);
+      if (It == Callers.end() || It->second.empty())
+        continue;
+      Rare R;
+      bool All = true, Any = false;
+      for (const Caller &C : It->second) {
+        if (C.C->Virtual || C.USR == F.USR) {
+          All = false;
+          break;
+        }
+        if (Quiet(C))
+          continue;
+        if (!C.C->Rare.empty()) {
+          R.OncePerInterval &= C.C->RareOnce;
+          if (!Any)
+            R.Why = F.Name + "() is called at " + llvm::sys::path::filename(C.C->File).str() + ":" +
+                    std::to_string(C.C->Line) + ", where " + C.C->Rare;
+          Any = true;
+          continue;
+        }
+        auto Up = RareOnly.find(C.USR);
+        if (Up == RareOnly.end()) {
+          All = false;
+          break;
+        }
+        R.OncePerInterval &= Up->second.OncePerInterval && C.C->Loop < 0;
+        if (!Any)
+          R.Why = Up->second.Why;
+        Any = true;
+      }
+      if (All && Any) {
+        RareOnly.emplace(F.USR, std::move(R));
+        Changed = true;
+      }
+    }
+  }
+}
+
+const LocalModel::Rare *LocalModel::rareOnly(llvm::StringRef FunctionUSR) const {
+  auto It = RareOnly.find(FunctionUSR.str());
+  return It == RareOnly.end() ? nullptr : &It->second;
 }
 
 namespace {

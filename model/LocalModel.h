@@ -10,12 +10,17 @@
 //  - there, a loop that is not a step loop (no step call on each iteration, nor in a loop around
 //    it: loading, parsing, saving, writing test images, an epoch loop) is not part of the training
 //    step, and neither is what it calls.
+// A function this file calls only from such code or under a logging branch (`if (step % N == 0)
+// visualize(i);`), and at least once so, runs on some steps only (rareOnly): the sync checks
+// treat its code as the project model does (nothing outside its loops when it runs at most once
+// per logging interval, a remark inside them).
 // Everything else keeps the TU's own answer: a function no code of this file calls (another file
 // may call it per step), one reached through a virtual call or overriding another, forward(), a
 // file that does not train.
 #pragma once
 #include "model/ProjectModel.h"
 #include "model/TUSummary.h"
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -42,12 +47,25 @@ public:
   /// Some function of this TU holds a training step loop.
   bool trains() const { return Trains; }
 
+  /// How a function reached from the training step only through logging branches runs.
+  struct Rare {
+    /// "ExpRunner::VisualizeImage() is called at runner.cpp:154, where it only runs in the
+    /// logging branch `if (iter % vis_freq == 0)` at line 149".
+    std::string Why;
+    /// No loop on the way from the branch to the function: it runs at most once per interval.
+    bool OncePerInterval = true;
+  };
+  /// Set for a function that this TU calls only outside training (see notPerStep) or under a
+  /// logging branch, at least once under one; nullptr otherwise (or when the TU cannot tell).
+  const Rare *rareOnly(llvm::StringRef FunctionUSR) const;
+
 private:
   /// The loop at P is known and neither it nor a loop around it is a step loop.
   bool quietLoop(const Position &P) const;
 
   ProjectModel M;
   std::set<std::string> NotPerStep;
+  std::map<std::string, Rare> RareOnly;
   bool Trains = false;
 };
 

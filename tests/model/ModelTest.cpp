@@ -330,6 +330,65 @@ TEST(LocalModel, OneFileAloneLeavesOutCodeThatRunsOutsideTheStep) {
   EXPECT_FALSE(N.outsideTraining(Ctor->USR, Position{Ctor->Loops[0].File, Ctor->Loops[0].Line, Ctor->Loops[0].Column}));
 }
 
+TEST(LocalModel, FunctionsReachedOnlyThroughLoggingBranchesAreRare) {
+  TUSummary S = summarize(std::string(Metrics) +
+                              "void report(const at::Tensor &t);\n" // defined in another file
+                              "void renderTiles(Net &net) { for (int i = 0; i < 64; ++i) report(net.forward(at::Tensor())); }\n"
+                              "void visualize(Net &net) { renderTiles(net); }\n"
+                              "void sample(Net &net) { for (int k = 0; k < 3; ++k) renderTiles(net); }\n"
+                              "void perStep(const at::Tensor &t) { report(t); }\n"
+                              "void logged(const at::Tensor &t) { report(t); }\n"
+                              "void train(Net &net, torch::optim::SGD &opt) {\n"
+                              "  for (int it = 0; it < 1000; ++it) {\n"
+                              "    at::Tensor loss = torch::nn::functional::mse_loss(net.forward(at::Tensor()), at::Tensor());\n"
+                              "    loss.backward();\n"
+                              "    opt.step();\n"
+                              "    perStep(loss);\n"
+                              "    if (it % 100 == 0) visualize(net);\n"
+                              "    if (it % 100 == 0) sample(net);\n"
+                              "    if (it % 10 == 0) logged(loss);\n"
+                              "  }\n"
+                              "  for (int i = 0; i < 5; ++i) visualize(net);\n" // after training: once
+                              "}\n"
+                              "void orphan(Net &net) { net.forward(at::Tensor()); }\n"
+                              "int main() {\n"
+                              "  Net net; torch::optim::SGD opt({}, 0.1);\n"
+                              "  train(net, opt);\n"
+                              "  return 0;\n"
+                              "}\n",
+                          "main.cc");
+  LocalModel L(S);
+  ASSERT_TRUE(L.trains());
+  auto Usr = [&](const std::string &Name) { return find(S, Name)->USR; };
+  // visualize(): under the logging branch and after training; at most once per interval.
+  const LocalModel::Rare *V = L.rareOnly(Usr("visualize"));
+  ASSERT_TRUE(V);
+  EXPECT_TRUE(V->OncePerInterval);
+  EXPECT_NE(V->Why.find("visualize() is called at main.cc:"), std::string::npos) << V->Why;
+  EXPECT_NE(V->Why.find("logging branch"), std::string::npos) << V->Why;
+  EXPECT_TRUE(L.rareOnly(Usr("logged")));
+  const LocalModel::Rare *Sm = L.rareOnly(Usr("sample"));
+  ASSERT_TRUE(Sm);
+  EXPECT_TRUE(Sm->OncePerInterval);
+  // renderTiles(): only from rare functions (visualize, sample); sample calls it in a loop, so it
+  // runs more than once per interval.
+  const LocalModel::Rare *R = L.rareOnly(Usr("renderTiles"));
+  ASSERT_TRUE(R);
+  EXPECT_FALSE(R->OncePerInterval);
+  // Called on every step, called by nobody here (orphan() may run per step from another file), or
+  // the training function itself: not rare.
+  EXPECT_FALSE(L.rareOnly(Usr("perStep")));
+  EXPECT_FALSE(L.rareOnly(Usr("orphan")));
+  EXPECT_FALSE(L.rareOnly(Usr("train")));
+  // A file that does not train decides nothing.
+  TUSummary NoTrain = summarize("void report(int);\n"
+                                "void show() { report(1); }\n"
+                                "int main() { for (int i = 0; i < 9; ++i) if (i % 3 == 0) show(); return 0; }\n",
+                                "tool.cc");
+  LocalModel N(NoTrain);
+  EXPECT_FALSE(N.rareOnly(find(NoTrain, "show")->USR));
+}
+
 TEST(ProjectModel, VirtualCallsReachOverridesInOtherFiles) {
   const char *Agent = "struct Agent { virtual void learn(); virtual ~Agent(); };\n";
   std::vector<TUSummary> Ss = {summarize(std::string(Agent) +
