@@ -972,6 +972,9 @@ int main(int argc, const char **argv) {
   // The CLI builds its own model (project mode) or decides per file (--no-project, no -p): the
   // project index that the plugin and the server read is not for it (`torchlint lsp` sets it back).
   torchlint::setProjectIndexLookup(false);
+  // Every TU of this process gets its own FileManager (one ClangTool per file): a TU's synthesised
+  // declarations can go with it (core/Recovery.h).
+  torchlint::setSynthesisFoldersRemovedWithTheirTU(true);
   InitLLVM X(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "merge")
     return torchlint::mergeMain(argc - 1, argv + 1, decideMerged);

@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include <algorithm>
+#include <atomic>
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
@@ -100,6 +101,38 @@ thread_local std::map<const SourceManager *, std::vector<SourceLocation>> ErrorP
 /// The TUs (by source manager) with a missing header that is not libtorch's core.
 thread_local std::set<const SourceManager *> MissedHeaders;
 
+/// The synthesised declarations' folders of finished TUs, removed when the process ends. A host
+/// that keeps one FileManager for every TU of its run (clang-tidy given several files) knows each
+/// file it has seen by its inode: a folder removed after its TU frees inodes that the next TU's
+/// new folder gets at once (ext4), and the FileManager then takes the new header for the old one,
+/// with the old one's size, and reads it truncated (the next TU's synthesised declarations were
+/// cut short: an intermittent corpus failure of the plugin only). torchlint's own front ends give
+/// each TU its own FileManager and remove the folder with its TU
+/// (setSynthesisFoldersRemovedWithTheirTU).
+struct FinishedSynthesisFolders {
+  std::mutex M;
+  std::vector<std::string> Dirs;
+  ~FinishedSynthesisFolders() {
+    for (const std::string &D : Dirs)
+      llvm::sys::fs::remove_directories(D);
+  }
+};
+FinishedSynthesisFolders &finishedSynthesisFolders() {
+  static FinishedSynthesisFolders F;
+  return F;
+}
+std::atomic<bool> RemoveSynthesisWithTU{false};
+
+void synthesisFolderDone(const std::string &Dir) {
+  if (RemoveSynthesisWithTU) {
+    llvm::sys::fs::remove_directories(Dir);
+    return;
+  }
+  FinishedSynthesisFolders &F = finishedSynthesisFolders();
+  std::lock_guard<std::mutex> L(F.M);
+  F.Dirs.push_back(Dir);
+}
+
 /// Forwards every diagnostic to the client it replaces, and records the places of errors.
 class ErrorRecorder : public DiagnosticConsumer {
 public:
@@ -143,7 +176,7 @@ public:
     if (!Nested && InstalledIn == &PP)
       InstalledIn = nullptr;
     if (!Nested && !Synth.empty())
-      llvm::sys::fs::remove_directories(Synth);
+      synthesisFolderDone(Synth);
   }
   bool FileNotFound(llvm::StringRef FileName) override {
     // Called before the "file not found" diagnostic: set its severity for this include.
@@ -455,6 +488,8 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
 }
 
 } // namespace
+
+void setSynthesisFoldersRemovedWithTheirTU(bool On) { RemoveSynthesisWithTU = On; }
 
 const char *const StandInUsedText = "analysed with torchlint's stand-in declarations for it";
 

@@ -54,6 +54,11 @@ void setUpIncludeRecovery(clang::Preprocessor &PP, bool Strict);
 /// (Synthesis.h: a few syntax-only parses of the same file, before the real one); an include
 /// they serve is reported as missing ("...; " SynthUsedText " (<names>)").
 void setUpIncludeRecovery(clang::Preprocessor &PP, bool Strict, bool Synthesize);
+/// Whether a TU's synthesised declarations' folder is removed when the TU ends (On: a front end
+/// that gives each TU its own FileManager, as torchlint's CLI and language server do) or when the
+/// process ends (the default: clang-tidy keeps one FileManager for all the files of its run, which
+/// would take a new folder's headers for removed ones that had the same inodes).
+void setSynthesisFoldersRemovedWithTheirTU(bool On);
 
 /// True when Loc lies in an expression that contains errors (clang's RecoveryExpr and everything
 /// built on it: a call whose callee, argument or object has an unknown type) or in an invalid

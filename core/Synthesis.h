@@ -19,7 +19,10 @@
 //    variables of that type, unknown types aliases of it, unknown templates alias templates of it.
 //  - Where: a header written to a temporary folder (searched after every other folder and before the
 //    stand-ins), served for each missing include; an installed header and a stand-in always win.
-//    Nothing is declared in std or libtorch's namespaces.
+//    Nothing is declared in std or libtorch's namespaces. The folder goes with its TU in
+//    torchlint's front ends and when the process ends in clang-tidy (Recovery.h,
+//    setSynthesisFoldersRemovedWithTheirTU: clang-tidy's one FileManager per run knows files by
+//    inode, and would read a later TU's header with a removed one's size).
 //  - Bounded: a few parses (SynthesisMaxRounds), each learning from the last one's errors; the
 //    declarations kept are those of the synthesised parse with the fewest errors.
 //  - Honest: an include served by it is still reported as a missing header (SynthUsedText), and no
