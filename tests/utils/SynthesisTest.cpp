@@ -2,6 +2,13 @@
 // at them, and that the generated header compiles and types what it should (no standard header:
 // -nostdinc).
 #include "core/Synthesis.h"
+#include "core/Recovery.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <set>
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
 #include <gtest/gtest.h>
@@ -137,4 +144,85 @@ TEST(Synthesis, MayServeOnlyRelativeNames) {
   EXPECT_FALSE(synthesisMayServe("../x.h"));
   EXPECT_FALSE(synthesisMayServe("/abs/x.h"));
   EXPECT_FALSE(synthesisMayServe(SynthHeaderName));
+}
+
+namespace {
+
+/// Counts a TU's errors other than the missing header's own.
+struct ErrorCount : clang::DiagnosticConsumer {
+  unsigned Errors = 0;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level L, const clang::Diagnostic &Info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(L, Info);
+    llvm::SmallString<256> Msg;
+    Info.FormatDiagnostic(Msg);
+    if (L >= clang::DiagnosticsEngine::Error && !llvm::StringRef(Msg).contains("file not found"))
+      ++Errors;
+  }
+};
+
+/// Sets up torchlint's include recovery, with synthesis, as every check does.
+struct RecoveringAction : clang::SyntaxOnlyAction {
+  bool BeginSourceFileAction(clang::CompilerInstance &CI) override {
+    setUpIncludeRecovery(CI.getPreprocessor(), /*Strict=*/false, /*Synthesize=*/true);
+    return clang::SyntaxOnlyAction::BeginSourceFileAction(CI);
+  }
+};
+
+std::set<std::string> synthesisFolders() {
+  std::set<std::string> Out;
+  llvm::SmallString<128> Tmp;
+  llvm::sys::path::system_temp_directory(true, Tmp);
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator I(Tmp, EC), E; I != E && !EC; I.increment(EC))
+    if (llvm::sys::path::filename(I->path()).starts_with("torchlint-synth-"))
+      Out.insert(I->path());
+  return Out;
+}
+
+} // namespace
+
+// clang-tidy given several files keeps one FileManager for its whole run, which knows files by
+// inode: a TU's synthesis folder removed with its TU frees inodes that the next TU's folder gets
+// at once (ext4), and the FileManager read the next TU's synthesised header with the removed
+// one's size, cut short. The folders now stay until the process ends (torchlint's own front
+// ends, one FileManager per TU, remove them with their TU).
+TEST(Synthesis, FoldersOutliveTheirTUWhenTheFileManagerIsShared) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("torchlint-synthesis-test", Dir));
+  std::string Small = std::string(Dir) + "/small.cpp", Large = std::string(Dir) + "/large.cpp";
+  // Few names, so a small synthesised header; then many, so a larger one.
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream(Small, EC) << "#include <nosuchlib/api.h>\nint main() { nosuch::Thing t; t.run(); }\n";
+    llvm::raw_fd_ostream(Large, EC)
+        << "#include <nosuchlib/api.h>\n"
+           "int main() {\n"
+           "  nosuch::Thing t; t.run(); nosuch::Other o; o.go(1, 2); nosuch::Third h; h.every(3);\n"
+           "  auto r = nosuch::make_reader(\"x\"); r.open(); nosuch::Config c; c.load(\"y\");\n"
+           "  nosuch::log::info(\"z\"); nosuch::log::warn(\"w\"); auto v = nosuch::parse(1).value();\n"
+           "  return v.ok() ? 0 : 1;\n"
+           "}\n";
+  }
+  std::set<std::string> Before = synthesisFolders();
+  clang::tooling::FixedCompilationDatabase DB(".", {"-std=c++17", "-nostdinc"});
+  // One ClangTool over both files: one FileManager for both TUs, as in clang-tidy.
+  clang::tooling::ClangTool Tool(DB, {Small, Large});
+  ErrorCount Count;
+  Tool.setDiagnosticConsumer(&Count);
+  Tool.run(clang::tooling::newFrontendActionFactory<RecoveringAction>().get());
+  EXPECT_EQ(Count.Errors, 0u) << "a TU's synthesised declarations were read cut short";
+  std::set<std::string> After = synthesisFolders(), New;
+  for (const std::string &F : After)
+    if (!Before.count(F))
+      New.insert(F);
+  EXPECT_EQ(New.size(), 2u) << "each TU's folder stays until the process ends";
+  // Removed with their TU where each TU has its own FileManager.
+  setSynthesisFoldersRemovedWithTheirTU(true);
+  clang::tooling::ClangTool Alone(DB, {Small});
+  Alone.run(clang::tooling::newFrontendActionFactory<RecoveringAction>().get());
+  setSynthesisFoldersRemovedWithTheirTU(false);
+  std::set<std::string> Later = synthesisFolders();
+  for (const std::string &F : Later)
+    EXPECT_TRUE(After.count(F)) << F << " should have gone with its TU";
+  llvm::sys::fs::remove_directories(Dir);
 }
