@@ -793,25 +793,28 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   // the walk once ended at every #define: f2-nerf's project header defines `None`, which
   // libtorch's headers use, after <string> but before <torch/torch.h>.
   enum class Clear { Yes, No, Shorter };
+  // The macros of Names (met at At) before the precompiled part's end, and where a name is first met.
+  auto MetBefore = [](const std::vector<std::string> &Names, const std::vector<size_t> &At, size_t End) {
+    std::vector<std::string> Out;
+    for (size_t I = 0; I < Names.size(); ++I)
+      if (At[I] < End)
+        Out.push_back(Names[I]);
+    return Out;
+  };
+  auto FirstMet = [](const std::vector<std::string> &Names, const std::vector<size_t> &At, const std::string &Name,
+                     size_t Bound) {
+    for (size_t I = 0; I < Names.size(); ++I)
+      if (Names[I] == Name)
+        Bound = std::min(Bound, At[I]);
+    return Bound;
+  };
   auto GuardsClear = [&](StringRef Dir) {
-    std::vector<std::string> G, Un;
-    for (size_t I = 0; I < Guards.size(); ++I)
-      if (GuardAt[I] < Keep)
-        G.push_back(Guards[I]);
-    for (size_t I = 0; I < Undefs.size(); ++I)
-      if (UndefAt[I] < Keep)
-        Un.push_back(Undefs[I]);
-    std::optional<std::string> Clash = guardClash(Dir, G, Un);
+    std::optional<std::string> Clash =
+        guardClash(Dir, MetBefore(Guards, GuardAt, Keep), MetBefore(Undefs, UndefAt, Keep));
     if (Clash && Clash->empty())
       return Clear::Yes;
     if (Clash) {
-      size_t At = Keep;
-      for (size_t I = 0; I < Guards.size(); ++I)
-        if (Guards[I] == *Clash)
-          At = std::min(At, GuardAt[I]);
-      for (size_t I = 0; I < Undefs.size(); ++I)
-        if (Undefs[I] == *Clash)
-          At = std::min(At, UndefAt[I]);
+      size_t At = FirstMet(Undefs, UndefAt, *Clash, FirstMet(Guards, GuardAt, *Clash, Keep));
       if (At > 0 && At < Keep) {
         Keep = At;
         return Clear::Shorter;

@@ -1,7 +1,6 @@
 #include "model/LocalModel.h"
 #include "core/PerTU.h"
 #include "clang/AST/ASTContext.h"
-#include "llvm/Support/Path.h"
 #include <map>
 #include <vector>
 
@@ -78,8 +77,7 @@ LocalModel::LocalModel(TUSummary S) {
         if (!C.C->Rare.empty()) {
           R.OncePerInterval &= C.C->RareOnce;
           if (!Any)
-            R.Why = F.Name + "() is called at " + llvm::sys::path::filename(C.C->File).str() + ":" +
-                    std::to_string(C.C->Line) + ", where " + C.C->Rare;
+            R.Why = rareCallWhy(F.Name, *C.C);
           Any = true;
           continue;
         }

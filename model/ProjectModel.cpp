@@ -71,6 +71,10 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
 
 std::string baseName(llvm::StringRef Path) { return llvm::sys::path::filename(Path).str(); }
 
+std::string rareCallWhy(llvm::StringRef CalleeName, const Call &C) {
+  return CalleeName.str() + "() is called at " + baseName(C.File) + ":" + std::to_string(C.Line) + ", where " + C.Rare;
+}
+
 void ProjectModel::add(TUSummary S) { Pending.push_back(std::move(S)); }
 
 void ProjectModel::addJson(const llvm::json::Value &V, llvm::StringRef Origin) {
@@ -353,10 +357,7 @@ void ProjectModel::finish() {
     return std::tie(A.C->File, A.C->Line, A.C->Column) < std::tie(B.C->File, B.C->Line, B.C->Column);
   });
   // Why a call under a logging branch runs only on some steps, with its file.
-  auto RareWhy = [&](const Call &C, const std::string &Callee) {
-    return Defs[Callee].F.Name + "() is called at " + baseName(C.File) + ":" + std::to_string(C.Line) + ", where " +
-           C.Rare;
-  };
+  auto RareWhy = [&](const Call &C, const std::string &Callee) { return rareCallWhy(Defs[Callee].F.Name, C); };
   // Two rounds: first what the step loops reach through calls that run on every step (or under
   // an ordinary branch), then what they reach only through a call in a logging branch (rare).
   struct Deferred {

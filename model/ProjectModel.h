@@ -188,5 +188,9 @@ private:
 
 /// "metrics.cpp" for "/src/metrics.cpp".
 std::string baseName(llvm::StringRef Path);
+/// Why a call under a logging branch runs only on some steps: "Model::save() is called at
+/// opensplat.cpp:174, where it only runs in the logging branch `if (step % 100 == 0)` at line 172"
+/// (CalleeName qualified, C.Rare non-empty).
+std::string rareCallWhy(llvm::StringRef CalleeName, const Call &C);
 
 } // namespace torchlint::model
