@@ -466,7 +466,8 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
     if (Debug) {
       llvm::errs() << "synth: round " << Round << ": failed " << C.Failed << ", errors " << C.Count << "\n";
       for (const SynthDiag &E : C.Errors)
-        llvm::errs() << "  " << E.Message << "\n";
+        llvm::errs() << "  " << E.Message << "  @ " << llvm::StringRef(E.At).take_until([](char c) { return c == '\n'; })
+                     << "\n";
     }
     if (C.Failed)
       break;

@@ -90,6 +90,11 @@ private:
   /// the consequence of an unknown type in their declaration, so declared only when still unknown
   /// in the next parse. Seen: this parse's.
   std::set<std::string> Pending, Seen;
+  /// Standard headers the file uses without including them, that a missing library's header
+  /// included for it (`std::ofstream` used with only yaml-cpp's headers including <fstream>):
+  /// included by the synthesised header.
+  std::set<std::string> StdHeaders;
+  bool learnStd(llvm::StringRef Name);
 };
 
 /// Writes the synthesised header and, for each missing header name, a header of that name that

@@ -139,6 +139,46 @@ TEST(Synthesis, HeaderTypesTheProgramWithoutStandardHeaders) {
   EXPECT_TRUE(compiles(Code)) << Code;
 }
 
+// `dataroot = "data/" + vm["dir"].as<std::string>() + "/"`: std::string's operator+ is a template
+// that cannot deduce from __typed<std::string>, so the synthesised operator is chosen; it must give
+// what the string's own operator gives (a __value there made the assignment ambiguous among
+// string's operator= overloads, and the statement unjudged).
+TEST(Synthesis, OperatorsOfTypedValuesGiveTheTypesOwnResult) {
+  DeclarationSynthesis S;
+  S.learnAliases(Program);
+  S.learn(firstParseErrors());
+  std::string P = Program;
+  S.learn({at(P, "add_options", "no member named 'add_options' in '__torchlint_synth::__value'"),
+           at(P, "as<float>", "no member named 'as' in '__torchlint_synth::__value'"),
+           at(P, "count", "no member named 'count' in '__torchlint_synth::__value'")});
+  std::string Str = R"cpp(
+template <class C> struct Basic {
+  Basic(); Basic(const C *); Basic(const Basic &);
+  Basic &operator=(const Basic &); Basic &operator=(const C *); Basic &operator=(C);
+  Basic &operator+=(const Basic &);
+};
+template <class C> Basic<C> operator+(const C *, const Basic<C> &);
+template <class C> Basic<C> operator+(const Basic<C> &, const C *);
+template <class C> Basic<C> operator+(const Basic<C> &, const Basic<C> &);
+template <class C> bool operator==(const Basic<C> &, const C *);
+using Str = Basic<char>;
+template <class A, class B> struct Same { static constexpr bool value = false; };
+template <class A> struct Same<A, A> { static constexpr bool value = true; };
+void paths(po::variables_map &vm) {
+  Str root;
+  root = "data/" + vm["dir"].as<Str>() + "/";
+  root = root + vm["sub"].as<Str>();
+  root += vm["sub"].as<Str>();
+  static_assert(Same<decltype("a" + vm["d"].as<Str>()), Str>::value, "the string's own operator+");
+  static_assert(Same<decltype(vm["d"].as<Str>() == "x"), bool>::value, "comparison");
+  static_assert(Same<decltype(vm["n"].as<int>() * 2), int>::value, "int * int");
+  static_assert(Same<decltype(vm["n"] * 2), __torchlint_synth::__value>::value, "a __value operand");
+}
+)cpp";
+  std::string Code = S.header() + "\n" + Program + Str;
+  EXPECT_TRUE(compiles(Code)) << Code;
+}
+
 TEST(Synthesis, MayServeOnlyRelativeNames) {
   EXPECT_TRUE(synthesisMayServe("spdlog/spdlog.h"));
   EXPECT_FALSE(synthesisMayServe("../x.h"));
@@ -225,4 +265,46 @@ TEST(Synthesis, FoldersOutliveTheirTUWhenTheFileManagerIsShared) {
   for (const std::string &F : Later)
     EXPECT_TRUE(After.count(F)) << F << " should have gone with its TU";
   llvm::sys::fs::remove_directories(Dir);
+}
+
+// `std::ofstream log(path);` in a file whose only include of <fstream> came through a missing
+// library's header (yaml-cpp's): the synthesised header includes the standard header the name
+// belongs to (clang's table of standard symbols); nothing is declared in std.
+TEST(Synthesis, StandardHeadersTheMissingLibraryIncluded) {
+  std::string P = "void f() { std::ofstream out(\"x\"); std::unordered_map<int, int> m; std::nosuch q; }";
+  DeclarationSynthesis S;
+  EXPECT_TRUE(S.learn({at(P, "out(", "implicit instantiation of undefined template 'std::basic_ofstream<char>'"),
+                       at(P, "unordered_map", "no template named 'unordered_map' in namespace 'std'"),
+                       at(P, "nosuch", "no type named 'nosuch' in namespace 'std'")}));
+  std::string H = S.header();
+  EXPECT_NE(H.find("#include <fstream>"), std::string::npos) << H;
+  EXPECT_NE(H.find("#include <unordered_map>"), std::string::npos) << H;
+  EXPECT_EQ(H.find("nosuch"), std::string::npos) << H;
+  EXPECT_EQ(H.find("namespace std"), std::string::npos) << H;
+  // Learnt once: nothing new the second time.
+  EXPECT_FALSE(S.learn({at(P, "out(", "variable has incomplete type 'std::ofstream' (aka 'basic_ofstream<char>')")}));
+  // Under -nostdinc the includes are skipped (__has_include), and the header still compiles.
+  EXPECT_TRUE(compiles(H + "\nint main() { return 0; }\n")) << H;
+}
+
+// `using KdTree = nano::Adaptor<nano::L2<float, Points>, Points, 3, unsigned long>;`: an alias
+// declaration names a type, so the first unknown name is a type template (a function template
+// there gives "expected a type"), and so is a template argument that must be a type.
+TEST(Synthesis, AliasDeclarationsNameTypes) {
+  std::string P = "struct Points {};\nusing KdTree = nano::Adaptor<\n    nano::L2<float, Points>,\n    Points, 3, "
+                  "unsigned long\n>;\ntypedef nano::Index<Points> Idx;\nint main() { KdTree t; Idx i; return 0; }\n";
+  DeclarationSynthesis S;
+  S.learn({at(P, "nano::Adaptor", "use of undeclared identifier 'nano'"),
+           at(P, "nano::Index", "use of undeclared identifier 'nano'")});
+  std::string H = S.header();
+  EXPECT_NE(H.find("using Adaptor = "), std::string::npos) << H;
+  EXPECT_NE(H.find("using Index = "), std::string::npos) << H;
+  // An earlier round's function template, corrected by "expected a type" at the argument.
+  DeclarationSynthesis S2;
+  S2.learn({at(P, "nano::L2", "use of undeclared identifier 'nano'")});
+  EXPECT_EQ(S2.header().find("using L2 = "), std::string::npos);
+  S2.learn({at(P, "nano::L2", "template argument for template type parameter must be a type")});
+  EXPECT_NE(S2.header().find("using L2 = "), std::string::npos) << S2.header();
+  S.learn({at(P, "nano::L2", "template argument for template type parameter must be a type")});
+  EXPECT_TRUE(compiles(S.header() + "\n" + P)) << S.header() + "\n" + P;
 }
