@@ -627,6 +627,23 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   if (Fix && !Worker)
     Real = makeIntrusiveRefCnt<torchlint::HashingFileSystem>(Real, Run.Seen);
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
+  // A file whose flags find torch/extension.h and no Python.h reads it as its C++ part
+  // (core/Recovery.h, pythonlessTorchExtension): its own file system, and a notice.
+  auto FileSystemFor = [&](const std::string &F, std::string &Notice) -> IntrusiveRefCntPtr<vfs::OverlayFileSystem> {
+    std::vector<tooling::CompileCommand> Cmds = Run.DB->getCompileCommands(F);
+    if (Cmds.empty())
+      return BaseFS;
+    std::string Ext = torchlint::pythonlessTorchExtension(Cmds.front().CommandLine, Cmds.front().Directory);
+    if (Ext.empty())
+      return BaseFS;
+    auto Mem = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+    Mem->addFile(Ext, 0, MemoryBuffer::getMemBufferCopy(torchlint::TorchExtensionCxxPart, Ext));
+    auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
+    FS->pushOverlay(Mem);
+    Notice = "'" + F + "': torch/extension.h read as its C++ part (torch/all.h): no include folder of its " +
+             "compile command holds Python.h, which torch/python.h needs";
+    return FS;
+  };
   // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
   // files, not a stack dump: see docs/reliability.md.
   CrashRecoveryContext::Enable();
@@ -657,11 +674,15 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       tidy::ClangTidyContext Context(makeOptionsProvider());
       std::vector<tidy::ClangTidyError> Errors;
       CrashRecoveryContext CRC;
-      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *Run.DB, {F}, BaseFS, /*ApplyAnyFix=*/true); })) {
+      std::string ExtNotice;
+      IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = FileSystemFor(F, ExtNotice);
+      if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *Run.DB, {F}, FS, /*ApplyAnyFix=*/true); })) {
         Crashed({F});
         continue;
       }
       torchlint::RunResult One;
+      if (!ExtNotice.empty())
+        One.Notices.push_back(ExtNotice);
       torchlint::collectTidyErrors(Errors, One);
       One.FilesAnalyzed = 1;
       if (!ProgressFile.empty())
@@ -681,11 +702,15 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     tidy::ClangTidyContext TUContext(makeOptionsProvider());
     torchlint::TUAnalysis A;
     CrashRecoveryContext CRC;
-    if (!CRC.RunSafely([&] { A = torchlint::analyzeTU(TUContext, *Run.DB, F, BaseFS, /*ApplyAnyFix=*/true, AO); })) {
+    std::string ExtNotice;
+    IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = FileSystemFor(F, ExtNotice);
+    if (!CRC.RunSafely([&] { A = torchlint::analyzeTU(TUContext, *Run.DB, F, FS, /*ApplyAnyFix=*/true, AO); })) {
       Crashed({F});
       continue;
     }
     torchlint::RunResult One;
+    if (!ExtNotice.empty())
+      One.Notices.push_back(ExtNotice);
     torchlint::collectTidyErrors(A.Errors, One);
     One.FilesAnalyzed = 1;
     if (AccelLog)

@@ -492,6 +492,49 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
 
 void setSynthesisFoldersRemovedWithTheirTU(bool On) { RemoveSynthesisWithTU = On; }
 
+const char *const TorchExtensionCxxPart =
+    "// torchlint: torch/extension.h read as its C++ part (no include folder holds Python.h)\n"
+    "#pragma once\n#include <torch/all.h>\n";
+
+std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm::StringRef Directory) {
+  std::vector<std::string> Dirs;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    for (llvm::StringRef Flag : {"-isystem", "-iquote", "-idirafter", "-I", "/I"}) {
+      if (!A.starts_with(Flag))
+        continue;
+      llvm::StringRef D = A.drop_front(Flag.size());
+      if (D.empty() && I + 1 < Args.size())
+        D = Args[++I];
+      D.consume_front("=");
+      if (D.empty())
+        break;
+      llvm::SmallString<256> P(D);
+      if (llvm::sys::path::is_relative(P)) {
+        llvm::SmallString<256> Abs(Directory);
+        llvm::sys::path::append(Abs, P);
+        P = Abs;
+      }
+      Dirs.push_back(std::string(P));
+      break;
+    }
+  }
+  std::string Extension;
+  for (const std::string &D : Dirs) {
+    llvm::SmallString<256> P(D);
+    llvm::sys::path::append(P, "Python.h");
+    if (llvm::sys::fs::exists(P))
+      return "";
+    if (Extension.empty()) {
+      llvm::SmallString<256> E(D);
+      llvm::sys::path::append(E, "torch", "extension.h");
+      if (llvm::sys::fs::exists(E))
+        Extension = std::string(E);
+    }
+  }
+  return Extension;
+}
+
 const char *const StandInUsedText = "analysed with torchlint's stand-in declarations for it";
 
 std::string standInDirectory() {

@@ -117,6 +117,17 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict);
 /// AllowPartial (--allow-partial), a notice.
 void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bool AllowPartial);
 
+/// torch/extension.h without Python's headers (issue 24). The header a libtorch C++ extension is
+/// told to include is torch/all.h (the C++ API) plus torch/python.h (pybind11 and Python.h). A
+/// build without Python's include folder (a newcomer's first run, a C++-only libtorch) would drop
+/// more than a thousand errors in pybind11 on the file and leave it partly unjudged. When Args
+/// (a compile command's arguments, relative folders from Directory) find torch/extension.h in
+/// one of their include folders and Python.h in none, the path of that torch/extension.h, which
+/// the front end then reads as TorchExtensionCxxPart; otherwise "".
+std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm::StringRef Directory);
+/// What torch/extension.h is read as then: its C++ part.
+extern const char *const TorchExtensionCxxPart;
+
 /// The message for a TU that cannot find libtorch's headers.
 std::string libtorchNotFoundMessage(llvm::StringRef Header);
 

@@ -845,3 +845,31 @@ float step(float *x, int n, at::Tensor t, cudaStream_t s) {
   EXPECT_EQ(0, Flags.RC) << Flags.all();
   EXPECT_EQ(1u, Flags.linesWith("-x cuda --cuda-host-only -nocudainc -nocudalib")) << Flags.all();
 }
+
+// A libtorch C++ extension's file includes torch/extension.h, which includes torch/python.h and so
+// Python.h: without Python's include folder on its flags (a first run, a C++-only libtorch), the
+// header is read as its C++ part and the file is judged whole, with a notice; with the folder,
+// as written.
+TEST(FirstRun, TorchExtensionWithoutPythonHeaders) {
+  Scratch S;
+  S.write("include/torch/all.h", "#pragma once\n#include <torchlint_mini.h>\n");
+  S.write("include/torch/extension.h", "#pragma once\n#include <torch/all.h>\n#include <torch/python.h>\n");
+  S.write("include/torch/python.h", "#pragma once\n#include <Python.h>\nusing PyHandle = PyObject *;\n");
+  std::string Loop = TrainLoop;
+  Loop.replace(Loop.find("<torch/torch.h>"), 15, "<torch/extension.h>");
+  std::string F = S.write("ops.cpp", Loop);
+  Result R = S.torchlint("--no-cache ops.cpp -- " + S.flags());
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("'" + F + "': torch/extension.h read as its C++ part (torch/all.h): no include folder "
+                            "of its compile command holds Python.h"))
+      << R.all();
+  // Python's headers on the flags: torch/python.h is read, and nothing is said.
+  S.write("py/Python.h", "#pragma once\ntypedef struct _object PyObject;\n");
+  Result Py = S.torchlint("--no-cache ops.cpp -- " + S.flags() + " -I" + S.path("py"));
+  EXPECT_EQ(1, Py.RC) << Py.all();
+  EXPECT_EQ(1u, Py.linesWith("[torch-sync-item]")) << Py.all();
+  EXPECT_EQ(0u, Py.linesWith("read as its C++ part")) << Py.all();
+  EXPECT_EQ(0u, Py.linesWith("error")) << Py.all();
+}
