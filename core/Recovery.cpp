@@ -452,6 +452,10 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
   if (Debug)
     llvm::errs() << "synth: first parse: failed " << First.Failed << ", missing " << Missing.size() << ", errors "
                  << First.Count << "\n";
+  if (Debug)
+    for (const SynthDiag &E : First.Errors)
+      llvm::errs() << "  " << E.Message << "  @ " << llvm::StringRef(E.At).take_until([](char c) { return c == '\n'; })
+                   << "\n";
   if (First.Failed || Missing.empty() || First.Count == 0 || !S.learn(First.Errors))
     return GiveUp();
   // The parse without them undercounts (clang says nothing about the uses of a declaration of an

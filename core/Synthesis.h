@@ -94,6 +94,9 @@ private:
   /// included for it (`std::ofstream` used with only yaml-cpp's headers including <fstream>):
   /// included by the synthesised header.
   std::set<std::string> StdHeaders;
+  /// Function-like macros written where a member or namespace-level declaration starts
+  /// (`MSGPACK_DEFINE_MAP(a, b)` in a struct): defined to expand to nothing.
+  std::set<std::string> DeclarationMacros;
   bool learnStd(llvm::StringRef Name);
 };
 

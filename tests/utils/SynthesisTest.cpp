@@ -174,6 +174,18 @@ void paths(po::variables_map &vm) {
   static_assert(Same<decltype(vm["n"].as<int>() * 2), int>::value, "int * int");
   static_assert(Same<decltype(vm["n"] * 2), __torchlint_synth::__value>::value, "a __value operand");
 }
+// `auto f = cfg["f"].as<std::vector<float>>()` deduces __typed<...>: its subscript and iteration
+// are the vector's (a __value there made `Tensor{t * f[1]}` an ambiguous construction).
+struct Vec { float &operator[](unsigned long) const; float *begin() const; float *end() const; };
+float sum(po::variables_map &vm) {
+  auto f = vm["f"].as<Vec>();
+  static_assert(Same<decltype(f[1]), float &>::value, "the vector's subscript");
+  float s = f[0];
+  for (float x : f)
+    s += x;
+  static_assert(Same<decltype(vm["f"][1]), __torchlint_synth::__value>::value, "a __value's");
+  return s;
+}
 )cpp";
   std::string Code = S.header() + "\n" + Program + Str;
   EXPECT_TRUE(compiles(Code)) << Code;
@@ -307,4 +319,23 @@ TEST(Synthesis, AliasDeclarationsNameTypes) {
   EXPECT_NE(S2.header().find("using L2 = "), std::string::npos) << S2.header();
   S.learn({at(P, "nano::L2", "template argument for template type parameter must be a type")});
   EXPECT_TRUE(compiles(S.header() + "\n" + P)) << S.header() + "\n" + P;
+}
+
+// `MSGPACK_DEFINE_MAP(method, param)` in a struct whose library is missing: a declaration macro,
+// defined to nothing (its arguments are members, not types); a capitalised call in an expression
+// is not one.
+TEST(Synthesis, DeclarationMacrosExpandToNothing) {
+  std::string P = "struct Request {\n  int method;\n  float param;\n  MSGPACK_DEFINE_MAP(method, param)\n};\n"
+                  "struct Empty {\n  MSGPACK_DEFINE(x);\n};\nint f() { return CHECK_VALUE(3); }\n";
+  DeclarationSynthesis S;
+  EXPECT_TRUE(S.learn({at(P, "method, param)", "unknown type name 'method'"),
+                       at(P, "MSGPACK_DEFINE_MAP", "a type specifier is required for all declarations"),
+                       at(P, "MSGPACK_DEFINE(", "unknown type name 'MSGPACK_DEFINE'"),
+                       at(P, "CHECK_VALUE", "use of undeclared identifier 'CHECK_VALUE'")}));
+  std::string H = S.header();
+  EXPECT_NE(H.find("#define MSGPACK_DEFINE_MAP(...)\n"), std::string::npos) << H;
+  EXPECT_NE(H.find("#define MSGPACK_DEFINE(...)\n"), std::string::npos) << H;
+  EXPECT_EQ(H.find("#define CHECK_VALUE"), std::string::npos) << H;
+  EXPECT_EQ(H.find("method"), std::string::npos) << H;
+  EXPECT_TRUE(compiles(H + "\n" + P)) << H + "\n" + P;
 }
