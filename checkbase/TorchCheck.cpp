@@ -201,7 +201,7 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   // after it).
   if (H && !St.ProjectMode && S) {
     const model::LocalModel &LM = model::LocalModel::get(Ctx);
-    const clang::FunctionDecl *F = LM.trains() ? HC.enclosingFunction(S) : nullptr;
+    const clang::FunctionDecl *F = LM.notPerStep().empty() ? nullptr : HC.enclosingFunction(S);
     if (F) {
       std::optional<model::Position> Loop;
       if (const clang::Stmt *L = HC.enclosingLoop(S))

@@ -6,6 +6,16 @@
 
 namespace torchlint::model {
 
+bool isDataSetConstructor(llvm::StringRef QualifiedName) {
+  llvm::SmallVector<llvm::StringRef> Parts;
+  QualifiedName.split(Parts, "::");
+  if (Parts.size() < 2 || Parts.back() != Parts[Parts.size() - 2])
+    return false;
+  std::string Class = Parts.back().lower();
+  return llvm::StringRef(Class).contains("dataset") || llvm::StringRef(Class).contains("data_set") ||
+         llvm::StringRef(Class).contains("loader");
+}
+
 LocalModel::LocalModel(TUSummary S) {
   M.add(S);
   M.finish();
@@ -20,8 +30,14 @@ LocalModel::LocalModel(TUSummary S) {
       NotPerStep.insert(F.USR);
   }
   if (!Trains) {
+    // A file that does not train: only a data set's constructor (it loads once per data set,
+    // wherever the step is) and what it alone calls.
     NotPerStep.clear();
-    return;
+    for (const Function &F : S.Functions)
+      if (!F.TestBody && isDataSetConstructor(F.Name))
+        NotPerStep.insert(F.USR);
+    if (NotPerStep.empty())
+      return;
   }
   struct Caller {
     std::string USR;
@@ -139,7 +155,7 @@ bool LocalModel::quietLoop(const Position &P) const {
 }
 
 bool LocalModel::outsideTraining(llvm::StringRef FunctionUSR, const std::optional<Position> &Loop) const {
-  if (!Trains || !NotPerStep.count(FunctionUSR.str()))
+  if (!NotPerStep.count(FunctionUSR.str()))
     return false;
   return !Loop || quietLoop(*Loop);
 }

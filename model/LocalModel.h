@@ -14,9 +14,12 @@
 // visualize(i);`), and at least once so, runs on some steps only (rareOnly): the sync checks
 // treat its code as the project model does (nothing outside its loops when it runs at most once
 // per logging interval, a remark inside them).
+// In any file, trained in or not, a data set's constructor (`ImageDataset::ImageDataset`, a class
+// named for a data set or a loader) loads once per data set, wherever the step is: it is such code
+// too, and so is what only it calls (f2-nerf's Dataset::Dataset reads its images in a loop).
 // Everything else keeps the TU's own answer: a function no code of this file calls (another file
-// may call it per step), one reached through a virtual call or overriding another, forward(), a
-// file that does not train.
+// may call it per step), one reached through a virtual call or overriding another, forward(), the
+// rest of a file that does not train.
 #pragma once
 #include "model/ProjectModel.h"
 #include "model/TUSummary.h"
@@ -30,6 +33,10 @@ class ASTContext;
 } // namespace clang
 
 namespace torchlint::model {
+
+/// "Dataset::Dataset", "ImageLoader::ImageLoader": the constructor of a class whose name says it
+/// is a data set or a loader.
+bool isDataSetConstructor(llvm::StringRef QualifiedName);
 
 class LocalModel {
 public:

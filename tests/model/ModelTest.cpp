@@ -330,6 +330,42 @@ TEST(LocalModel, OneFileAloneLeavesOutCodeThatRunsOutsideTheStep) {
   EXPECT_FALSE(N.outsideTraining(Ctor->USR, Position{Ctor->Loops[0].File, Ctor->Loops[0].Line, Ctor->Loops[0].Column}));
 }
 
+// A data set's own file (no step in it): its constructor loads once per data set, wherever the step
+// is, and so does what only it calls; its get() and a free function the file leaves to others.
+TEST(LocalModel, ADataSetConstructorLoadsOnceInAFileThatDoesNotTrain) {
+  TUSummary S = summarize("at::Tensor readImage(int i);\n"
+                          "struct ImageDataset {\n"
+                          "  std::vector<at::Tensor> images;\n"
+                          "  void loadSplit(int n) { for (int i = 0; i < n; ++i) images.push_back(readImage(i)); }\n"
+                          "  explicit ImageDataset(int n) {\n"
+                          "    for (int i = 0; i < n; ++i) images.push_back(readImage(i));\n"
+                          "    loadSplit(n);\n"
+                          "  }\n"
+                          "  at::Tensor get(int i) { at::Tensor t; for (int k = 0; k < 2; ++k) t = readImage(i); return t; }\n"
+                          "};\n"
+                          "struct Scene { explicit Scene(int n) { for (int i = 0; i < n; ++i) readImage(i); } };\n",
+                          "dataset.cc");
+  LocalModel L(S);
+  EXPECT_FALSE(L.trains());
+  auto At = [&](const std::string &Name) {
+    const Function *F = find(S, Name);
+    EXPECT_TRUE(F) << Name;
+    return std::make_pair(F->USR, std::optional<Position>(Position{F->Loops[0].File, F->Loops[0].Line, F->Loops[0].Column}));
+  };
+  auto [Ctor, CtorLoop] = At("ImageDataset::ImageDataset");
+  EXPECT_TRUE(L.outsideTraining(Ctor, CtorLoop));
+  auto [Split, SplitLoop] = At("ImageDataset::loadSplit");
+  EXPECT_TRUE(L.outsideTraining(Split, SplitLoop));
+  auto [Get, GetLoop] = At("ImageDataset::get");
+  EXPECT_FALSE(L.outsideTraining(Get, GetLoop)); // per batch, from the loader
+  auto [Scene, SceneLoop] = At("Scene::Scene");
+  EXPECT_FALSE(L.outsideTraining(Scene, SceneLoop)); // not named for a data set: the file cannot tell
+  EXPECT_TRUE(isDataSetConstructor("data::MnistLoader::MnistLoader"));
+  EXPECT_TRUE(isDataSetConstructor("Dataset::Dataset"));
+  EXPECT_FALSE(isDataSetConstructor("Dataset::load"));
+  EXPECT_FALSE(isDataSetConstructor("Scene::Scene"));
+}
+
 TEST(LocalModel, FunctionsReachedOnlyThroughLoggingBranchesAreRare) {
   TUSummary S = summarize(std::string(Metrics) +
                               "void report(const at::Tensor &t);\n" // defined in another file
