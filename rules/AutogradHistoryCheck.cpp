@@ -44,6 +44,38 @@ bool isLossFunction(const FunctionDecl *FD) {
 
 enum class Origin { None, Forward, Method, Loss, Derived };
 
+Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen);
+
+/// A tuple (or pair) of tensors that a module's forward() returned, directly or through a local:
+/// Origin::Forward when not under a grad-disabling guard.
+Origin tupleHistoryOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen) {
+  if (!E || Depth > 8)
+    return Origin::None;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() == 1)
+    E = CE->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !Seen.insert(VD).second)
+      return Origin::None;
+    // (std::get takes the tuple by non-const reference, so a tuple read with it "escapes" there:
+    // the values it was given before are still what it holds.)
+    const VarValues &VV = valuesOf(VD, Ctx);
+    for (const Expr *V : VV.Values)
+      if (Origin O = tupleHistoryOf(V, Ctx, Depth + 1, Seen); O != Origin::None)
+        return O;
+    return Origin::None;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    bool Forward = moduleOfForwardCall(Call);
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call); !Forward && MC && MC->getMethodDecl())
+      Forward = isModuleForward(MC->getMethodDecl());
+    if (Forward)
+      return gradDisabledAt(Call, Ctx) ? Origin::None : Origin::Forward;
+  }
+  return Origin::None;
+}
+
 /// Whether E records autograd history in a training step: the output of a module's forward()
 /// (m(x), m->forward(x)), a loss, a tensor computed from one of these (arithmetic, Tensor methods
 /// that keep history), or a local variable one of whose values is such. Not under a grad-disabling
@@ -107,6 +139,12 @@ Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImp
       }
     }
     const FunctionDecl *FD = Call->getDirectCallee();
+    // `std::get<1>(av)` of the tuple a forward() returned (`auto av = ac->forward(s)`: action and
+    // value): an element of the forward's output.
+    if (FD && FD->getName() == "get" && FD->isInStdNamespace() && Call->getNumArgs() == 1) {
+      Origin O = tupleHistoryOf(Call->getArg(0), Ctx, Depth + 1, Seen);
+      return O;
+    }
     if (isLossFunction(FD)) {
       if (gradDisabledAt(Call, Ctx))
         return Origin::None;
@@ -175,10 +213,30 @@ bool references(const Stmt *S, const ValueDecl *D) {
   return false;
 }
 
+/// True when D is referenced in S outside a `.detach()` (whose result has no history of D's).
+bool referencesWithHistory(const Stmt *S, const ValueDecl *D) {
+  if (!S)
+    return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->getDeclName().isIdentifier() &&
+                                                       MD->getName() == "detach" &&
+                                                       isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
+      return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == D)
+    return true;
+  for (const Stmt *C : S->children())
+    if (referencesWithHistory(C, D))
+      return true;
+  return false;
+}
+
 /// The accumulated history is wanted: the accumulator (or a local computed from it) is
 /// differentiated in the function (`total.backward()`, `torch::stack(losses).sum().backward()`,
 /// torch::autograd::grad / backward): gradient accumulation over micro-batches, a sequence loss
-/// summed over time steps.
+/// summed over time steps. A read through `.detach()` (`torch::cat(values).detach()` as a
+/// baseline) carries none of it.
 bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
   if (!FD || !FD->getBody())
     return false;
@@ -193,7 +251,7 @@ bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
         for (const Decl *Dc : DS->decls())
           if (const auto *VD = dyn_cast<VarDecl>(Dc); VD && VD->getInit() && !llvm::is_contained(Set, VD))
             for (const ValueDecl *X : Set)
-              if (references(VD->getInit(), X)) {
+              if (referencesWithHistory(VD->getInit(), X)) {
                 Set.push_back(VD);
                 Grew = true;
                 break;
@@ -218,7 +276,7 @@ bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
     }
     if (Grad)
       for (const ValueDecl *X : Set)
-        if (references(C, X))
+        if (referencesWithHistory(C, X))
           Found = true;
   });
   return Found;
