@@ -373,6 +373,13 @@ static std::string declarationMacroAt(const SynthDiag &D) {
       !llvm::all_of(Id, [](char C) { return llvm::isUpper(C) || llvm::isDigit(C) || C == '_'; }) ||
       !skipSpace(At.drop_front(Id.size())).starts_with("("))
     return "";
+  // Where clang expects a declaration (a class body, namespace scope): in a function body
+  // `CHECK_EQ(a, b);` is a call ("use of undeclared identifier"), declared as a value so that its
+  // arguments are still judged.
+  llvm::StringRef M = D.Message;
+  if (!M.starts_with("a type specifier is required for all declarations") &&
+      !M.starts_with("C++ requires a type specifier") && quoted(M, "unknown type name ") != Id)
+    return "";
   llvm::StringRef B = llvm::StringRef(D.Before).rtrim(" \t\r\n");
   bool DeclarationStart =
       B.empty() || B.ends_with("{") || B.ends_with(";") || B.ends_with("}") || (B.ends_with(":") && !B.ends_with("::"));

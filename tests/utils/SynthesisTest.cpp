@@ -322,20 +322,22 @@ TEST(Synthesis, AliasDeclarationsNameTypes) {
 }
 
 // `MSGPACK_DEFINE_MAP(method, param)` in a struct whose library is missing: a declaration macro,
-// defined to nothing (its arguments are members, not types); a capitalised call in an expression
-// is not one.
+// defined to nothing (its arguments are members, not types); a capitalised call in a function
+// body (`CHECK_EQ(a, b);`, an expression there) is not one: its arguments stay judged.
 TEST(Synthesis, DeclarationMacrosExpandToNothing) {
   std::string P = "struct Request {\n  int method;\n  float param;\n  MSGPACK_DEFINE_MAP(method, param)\n};\n"
-                  "struct Empty {\n  MSGPACK_DEFINE(x);\n};\nint f() { return CHECK_VALUE(3); }\n";
+                  "struct Empty {\n  MSGPACK_DEFINE(x);\n};\nint f() { CHECK_EQ(1, 2); return CHECK_VALUE(3); }\n";
   DeclarationSynthesis S;
   EXPECT_TRUE(S.learn({at(P, "method, param)", "unknown type name 'method'"),
                        at(P, "MSGPACK_DEFINE_MAP", "a type specifier is required for all declarations"),
                        at(P, "MSGPACK_DEFINE(", "unknown type name 'MSGPACK_DEFINE'"),
+                       at(P, "CHECK_EQ", "use of undeclared identifier 'CHECK_EQ'"),
                        at(P, "CHECK_VALUE", "use of undeclared identifier 'CHECK_VALUE'")}));
   std::string H = S.header();
   EXPECT_NE(H.find("#define MSGPACK_DEFINE_MAP(...)\n"), std::string::npos) << H;
   EXPECT_NE(H.find("#define MSGPACK_DEFINE(...)\n"), std::string::npos) << H;
   EXPECT_EQ(H.find("#define CHECK_VALUE"), std::string::npos) << H;
+  EXPECT_EQ(H.find("#define CHECK_EQ"), std::string::npos) << H; // a statement: its arguments stay judged
   EXPECT_EQ(H.find("method"), std::string::npos) << H;
   EXPECT_TRUE(compiles(H + "\n" + P)) << H + "\n" + P;
 }
