@@ -21,7 +21,7 @@ void train(ActorCritic &ac, torch::optim::Adam &opt) {
   for (int t = 1; t <= 100000; ++t) {
     auto out = ac->forward(state);
     values.push_back(std::get<1>(out));
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'values' keeps the autograd graph of every step until it is emptied: 'std::get<1>(out)' (the output of a module's forward()) {{.*}} [torch-autograd-history]
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'values' keeps the autograd graph of every step until it is emptied: 'std::get<1>(out)' (the output of a module's forward()) requires grad, and every read of 'values' is detached [torch-autograd-history]
     auto next = env_step(std::get<0>(out).detach());
     rewards.push_back(std::get<1>(next)); // the simulator's tuple: no history
     state = std::get<0>(next);

@@ -13,7 +13,7 @@ public:
     std::vector<torch::Tensor> views;
     for (int k = 0; k < 4; ++k)
       views.push_back(readImage("img_" + std::to_string(index + k)).to(torch::kCPU));
-    // CHECK-MESSAGES: :[[@LINE-1]]:69: warning: {{.*}} [torch-sync-host-copy]
+    // CHECK-MESSAGES: :[[@LINE-1]]:69: warning: (in the loop at line 14 of RayDataset::get()) [torch-sync-host-copy]
     return torch::stack(views);
   }
 };
@@ -22,7 +22,7 @@ struct Scene {
   explicit Scene(int n) {
     for (int i = 0; i < n; ++i)
       images.push_back(readImage("img_" + std::to_string(i)).to(torch::kCPU));
-    // CHECK-MESSAGES: :[[@LINE-1]]:62: warning: {{.*}} [torch-sync-host-copy]
+    // CHECK-MESSAGES: :[[@LINE-1]]:62: warning: (in the loop at line 23 of Scene::Scene()) [torch-sync-host-copy]
   }
   std::vector<torch::Tensor> images;
 };
