@@ -629,7 +629,10 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
   // A file whose flags find torch/extension.h and no Python.h reads it as its C++ part
   // (core/Recovery.h, pythonlessTorchExtension): its own file system, and a notice.
-  auto FileSystemFor = [&](const std::string &F, std::string &Notice) -> IntrusiveRefCntPtr<vfs::OverlayFileSystem> {
+  // (The notice only when the file reached torch/extension.h: ExtensionRead.)
+  std::shared_ptr<std::atomic<bool>> ExtensionRead;
+  auto FileSystemFor = [&](const std::string &F) -> IntrusiveRefCntPtr<vfs::OverlayFileSystem> {
+    ExtensionRead.reset();
     std::vector<tooling::CompileCommand> Cmds = Run.DB->getCompileCommands(F);
     if (Cmds.empty())
       return BaseFS;
@@ -638,11 +641,15 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       return BaseFS;
     auto Mem = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
     Mem->addFile(Ext, 0, MemoryBuffer::getMemBufferCopy(torchlint::TorchExtensionCxxPart, Ext));
+    ExtensionRead = std::make_shared<std::atomic<bool>>(false);
     auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
-    FS->pushOverlay(Mem);
-    Notice = "'" + F + "': torch/extension.h read as its C++ part (torch/all.h): no include folder of its " +
-             "compile command holds Python.h, which torch/python.h needs";
+    FS->pushOverlay(makeIntrusiveRefCnt<torchlint::ReadRecordingFileSystem>(Mem, Ext, ExtensionRead));
     return FS;
+  };
+  auto ExtensionNotice = [&](const std::string &F, torchlint::RunResult &One) {
+    if (ExtensionRead && *ExtensionRead)
+      One.Notices.push_back("'" + F + "': torch/extension.h read as its C++ part (torch/all.h): no include folder " +
+                            "of its compile command holds Python.h, which torch/python.h needs");
   };
   // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
   // files, not a stack dump: see docs/reliability.md.
@@ -674,15 +681,13 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       tidy::ClangTidyContext Context(makeOptionsProvider());
       std::vector<tidy::ClangTidyError> Errors;
       CrashRecoveryContext CRC;
-      std::string ExtNotice;
-      IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = FileSystemFor(F, ExtNotice);
+      IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = FileSystemFor(F);
       if (!CRC.RunSafely([&] { Errors = tidy::runClangTidy(Context, *Run.DB, {F}, FS, /*ApplyAnyFix=*/true); })) {
         Crashed({F});
         continue;
       }
       torchlint::RunResult One;
-      if (!ExtNotice.empty())
-        One.Notices.push_back(ExtNotice);
+      ExtensionNotice(F, One);
       torchlint::collectTidyErrors(Errors, One);
       One.FilesAnalyzed = 1;
       if (!ProgressFile.empty())
@@ -702,15 +707,13 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     tidy::ClangTidyContext TUContext(makeOptionsProvider());
     torchlint::TUAnalysis A;
     CrashRecoveryContext CRC;
-    std::string ExtNotice;
-    IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = FileSystemFor(F, ExtNotice);
+    IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = FileSystemFor(F);
     if (!CRC.RunSafely([&] { A = torchlint::analyzeTU(TUContext, *Run.DB, F, FS, /*ApplyAnyFix=*/true, AO); })) {
       Crashed({F});
       continue;
     }
     torchlint::RunResult One;
-    if (!ExtNotice.empty())
-      One.Notices.push_back(ExtNotice);
+    ExtensionNotice(F, One);
     torchlint::collectTidyErrors(A.Errors, One);
     One.FilesAnalyzed = 1;
     if (AccelLog)

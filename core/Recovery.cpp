@@ -532,8 +532,10 @@ std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm:
     if (Extension.empty()) {
       llvm::SmallString<256> E(D);
       llvm::sys::path::append(E, "torch", "extension.h");
-      if (llvm::sys::fs::exists(E))
+      if (llvm::sys::fs::exists(E)) {
+        llvm::sys::path::remove_dots(E, /*remove_dot_dot=*/true);
         Extension = std::string(E);
+      }
     }
   }
   return Extension;

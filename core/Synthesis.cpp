@@ -568,7 +568,7 @@ std::string DeclarationSynthesis::header() const {
   std::string MemberDecls;
   for (const auto &[M, Template] : Ms) {
     if (Template) {
-      MemberDecls += "  template <class __U = __value, class... __R, class... __A> static __ret<__U> " + M + "(__A &&...);\n";
+      MemberDecls += "  template <class __U = __value, class... __R, class... __A> static __mret<__U> " + M + "(__A &&...);\n";
       MemberDecls += "  template <auto __V, auto... __R, class... __A> static __value " + M + "(__A &&...);\n";
     } else {
       MemberDecls += "  static __value " + M + ";\n";
@@ -618,6 +618,19 @@ struct __value;
 template <class T> struct __typed;
 template <class T> struct __ret_s { using type = __typed<T>; };
 template <> struct __ret_s<__value> { using type = __value; };
+// A member template of a value (`cfg["lr"].as<double>()`, `node.get<int>()`) giving a number gives
+// the number: it has no semantics a finding could rest on, and `SGD opt(params,
+// cfg["lr"].as<double>())` needs the one user conversion (double to SGDOptions). (A namespace's
+// `po::value<float>()` stays __typed: a factory, whose result may be used as anything.)
+template <class T> struct __mret_s { using type = typename __ret_s<T>::type; };
+template <class T> using __mret = typename __mret_s<T>::type;
+#define __TORCHLINT_SYNTH_SAME(T) template <> struct __mret_s<T> { using type = T; };
+__TORCHLINT_SYNTH_SAME(bool) __TORCHLINT_SYNTH_SAME(char) __TORCHLINT_SYNTH_SAME(signed char)
+__TORCHLINT_SYNTH_SAME(unsigned char) __TORCHLINT_SYNTH_SAME(short) __TORCHLINT_SYNTH_SAME(unsigned short)
+__TORCHLINT_SYNTH_SAME(int) __TORCHLINT_SYNTH_SAME(unsigned) __TORCHLINT_SYNTH_SAME(long)
+__TORCHLINT_SYNTH_SAME(unsigned long) __TORCHLINT_SYNTH_SAME(long long) __TORCHLINT_SYNTH_SAME(unsigned long long)
+__TORCHLINT_SYNTH_SAME(float) __TORCHLINT_SYNTH_SAME(double) __TORCHLINT_SYNTH_SAME(long double)
+#undef __TORCHLINT_SYNTH_SAME
 template <class T> using __ret = typename __ret_s<T>::type;
 template <class T> struct __rr { using type = T; };
 template <class T> struct __rr<T &> { using type = T; };

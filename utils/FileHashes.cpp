@@ -78,4 +78,26 @@ llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> HashingFileSystem::openFileForRe
   return std::unique_ptr<llvm::vfs::File>(std::make_unique<HashingFile>(std::move(*F), std::string(Abs), Out));
 }
 
+void ReadRecordingFileSystem::note(const llvm::Twine &P) {
+  llvm::SmallString<256> S;
+  P.toVector(S);
+  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true);
+  if (S == Path)
+    *Read = true;
+}
+
+llvm::ErrorOr<llvm::vfs::Status> ReadRecordingFileSystem::status(const llvm::Twine &P) {
+  llvm::ErrorOr<llvm::vfs::Status> St = ProxyFileSystem::status(P);
+  if (St)
+    note(P);
+  return St;
+}
+
+llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> ReadRecordingFileSystem::openFileForRead(const llvm::Twine &P) {
+  auto F = ProxyFileSystem::openFileForRead(P);
+  if (F)
+    note(P);
+  return F;
+}
+
 } // namespace torchlint

@@ -2,6 +2,8 @@
 // --fix can refuse a file that changed between analysis and fixing (an editor saved it, a
 // formatter ran). HashingFileSystem wraps the VFS the analysis reads through.
 #pragma once
+#include <atomic>
+#include <memory>
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <cstdint>
@@ -38,6 +40,22 @@ public:
 
 private:
   FileHashes &Out;
+};
+
+/// A proxy file system that sets Read once the file at Path is looked up or opened through it (the
+/// CLI's torch/extension.h read as its C++ part: said only for a file that reached it).
+class ReadRecordingFileSystem : public llvm::vfs::ProxyFileSystem {
+public:
+  ReadRecordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS, std::string Path,
+                          std::shared_ptr<std::atomic<bool>> Read)
+      : ProxyFileSystem(std::move(FS)), Path(std::move(Path)), Read(std::move(Read)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &P) override;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &P) override;
+
+private:
+  void note(const llvm::Twine &P);
+  std::string Path;
+  std::shared_ptr<std::atomic<bool>> Read;
 };
 
 } // namespace torchlint

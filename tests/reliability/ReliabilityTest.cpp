@@ -865,6 +865,11 @@ TEST(FirstRun, TorchExtensionWithoutPythonHeaders) {
   EXPECT_EQ(1u, R.linesWith("'" + F + "': torch/extension.h read as its C++ part (torch/all.h): no include folder "
                             "of its compile command holds Python.h"))
       << R.all();
+  // A file of the same flags that never reaches torch/extension.h: nothing said.
+  S.write("plain.cpp", TrainLoop);
+  Result Plain = S.torchlint("--no-cache plain.cpp -- " + S.flags());
+  EXPECT_EQ(1, Plain.RC) << Plain.all();
+  EXPECT_EQ(0u, Plain.linesWith("read as its C++ part")) << Plain.all();
   // Python's headers on the flags: torch/python.h is read, and nothing is said.
   S.write("py/Python.h", "#pragma once\ntypedef struct _object PyObject;\n");
   Result Py = S.torchlint("--no-cache ops.cpp -- " + S.flags() + " -I" + S.path("py"));

@@ -116,7 +116,7 @@ TEST(Synthesis, MembersOfSynthesisedTypesOnly) {
   std::string H = S.header();
   EXPECT_EQ(H.find("depth"), std::string::npos) << H; // a real class's
   EXPECT_NE(H.find("static __value count;"), std::string::npos) << H;
-  EXPECT_NE(H.find("static __ret<__U> at(__A &&...);"), std::string::npos) << H;
+  EXPECT_NE(H.find("static __mret<__U> at(__A &&...);"), std::string::npos) << H;
 }
 
 TEST(Synthesis, HeaderTypesTheProgramWithoutStandardHeaders) {
@@ -172,6 +172,12 @@ void paths(po::variables_map &vm) {
   static_assert(Same<decltype("a" + vm["d"].as<Str>()), Str>::value, "the string's own operator+");
   static_assert(Same<decltype(vm["d"].as<Str>() == "x"), bool>::value, "comparison");
   static_assert(Same<decltype(vm["n"].as<int>() * 2), int>::value, "int * int");
+  // A number is the number itself: `SGD opt(params, cfg["lr"].as<double>())` takes the one user
+  // conversion, double to its options.
+  static_assert(Same<decltype(vm["lr"].as<double>()), double>::value, "as<double>() is a double");
+  struct Options { Options(double); };
+  struct Optimizer { Optimizer(int, Options); };
+  Optimizer opt(1, vm["lr"].as<double>());
   static_assert(Same<decltype(vm["n"] * 2), __torchlint_synth::__value>::value, "a __value operand");
 }
 // `auto f = cfg["f"].as<std::vector<float>>()` deduces __typed<...>: its subscript and iteration
