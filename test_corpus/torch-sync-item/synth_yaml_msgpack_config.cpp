@@ -42,7 +42,7 @@ int main() {
     loss.backward();
     opt.step();
     log << step << " " << loss.item<float>() << "\n";
-    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: Tensor::item() copies the value to the host [torch-sync-item]
+    // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: Tensor::item() copies the value to the host [torch-sync-item]
   }
   return 0;
 }
