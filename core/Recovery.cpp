@@ -523,6 +523,11 @@ std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm:
       break;
     }
   }
+  // Then the system folders every compiler searches (Debian's libtorch puts torch/extension.h in
+  // /usr/include, found there; Python.h never is: it sits in /usr/include/python3.N).
+  if (std::find(Args.begin(), Args.end(), "-nostdinc") == Args.end())
+    for (const char *D : {"/usr/local/include", "/usr/include"})
+      Dirs.push_back(D);
   std::string Extension;
   for (const std::string &D : Dirs) {
     llvm::SmallString<256> P(D);

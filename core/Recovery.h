@@ -122,7 +122,8 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
 /// build without Python's include folder (a newcomer's first run, a C++-only libtorch) would drop
 /// more than a thousand errors in pybind11 on the file and leave it partly unjudged. When Args
 /// (a compile command's arguments, relative folders from Directory) find torch/extension.h in
-/// one of their include folders and Python.h in none, the path of that torch/extension.h, which
+/// one of their include folders or the system's (/usr/local/include, /usr/include; not with
+/// -nostdinc) and Python.h in none, the path of that torch/extension.h, which
 /// the front end then reads as TorchExtensionCxxPart; otherwise "".
 std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm::StringRef Directory);
 /// What torch/extension.h is read as then: its C++ part.
