@@ -373,6 +373,11 @@ static std::string declarationMacroAt(const SynthDiag &D) {
       !llvm::all_of(Id, [](char C) { return llvm::isUpper(C) || llvm::isDigit(C) || C == '_'; }) ||
       !skipSpace(At.drop_front(Id.size())).starts_with("("))
     return "";
+  // `TEST_CASE("name") { ... }` defines something with the body that follows: not one to drop.
+  llvm::StringRef Args = skipSpace(At.drop_front(Id.size()));
+  size_t Close = balanced(Args);
+  if (!Close || skipSpace(Args.drop_front(Close)).starts_with("{"))
+    return "";
   // Where clang expects a declaration (a class body, namespace scope): in a function body
   // `CHECK_EQ(a, b);` is a call ("use of undeclared identifier"), declared as a value so that its
   // arguments are still judged.
