@@ -467,6 +467,8 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
       return GiveUp();
     ErrorCollector C(S);
     nestedParse(Outer, D, C);
+    if (Debug && llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG") == std::optional<std::string>("header"))
+      llvm::errs() << S.header() << "\n";
     if (Debug) {
       llvm::errs() << "synth: round " << Round << ": failed " << C.Failed << ", errors " << C.Count << "\n";
       for (const SynthDiag &E : C.Errors)

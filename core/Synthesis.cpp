@@ -752,9 +752,12 @@ bool writeSynthesisDirectory(const std::string &Dir, const DeclarationSynthesis 
   };
   if (!Write(Dir + "/" + SynthHeaderName, S.header()))
     return false;
+  // Each served header includes this folder's synthesised header by its path: a folder that the
+  // flags search first and that holds another __torchlint_synthesized.h (another run's temporary
+  // folder below a project root of /tmp) must not stand for it.
   for (const std::string &H : Missing)
-    if (synthesisMayServe(H) &&
-        !Write(Dir + "/" + H, std::string("#pragma clang system_header\n#include <") + SynthHeaderName + ">\n"))
+    if (synthesisMayServe(H) && !Write(Dir + "/" + H, std::string("#pragma clang system_header\n#include \"") + Dir +
+                                                          "/" + SynthHeaderName + "\"\n"))
       return false;
   return true;
 }
