@@ -448,14 +448,19 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
   for (const std::string &H : First.Missing)
     if (synthesisMayServe(H) && std::find(Missing.begin(), Missing.end(), H) == Missing.end())
       Missing.push_back(H);
-  bool Debug = llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG").has_value();
-  if (Debug)
-    llvm::errs() << "synth: first parse: failed " << First.Failed << ", missing " << Missing.size() << ", errors "
-                 << First.Count << "\n";
-  if (Debug)
-    for (const SynthDiag &E : First.Errors)
+  // TORCHLINT_SYNTH_DEBUG=1: each parse's errors and where they are; =header: the header too.
+  std::optional<std::string> DebugEnv = llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG");
+  bool Debug = DebugEnv.has_value(), DebugHeader = DebugEnv == "header";
+  auto PrintErrors = [](const std::vector<SynthDiag> &Errors) {
+    for (const SynthDiag &E : Errors)
       llvm::errs() << "  " << E.Message << "  @ " << llvm::StringRef(E.At).take_until([](char c) { return c == '\n'; })
                    << "\n";
+  };
+  if (Debug) {
+    llvm::errs() << "synth: first parse: failed " << First.Failed << ", missing " << Missing.size() << ", errors "
+                 << First.Count << "\n";
+    PrintErrors(First.Errors);
+  }
   if (First.Failed || Missing.empty() || First.Count == 0 || !S.learn(First.Errors))
     return GiveUp();
   // The parse without them undercounts (clang says nothing about the uses of a declaration of an
@@ -467,13 +472,11 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
       return GiveUp();
     ErrorCollector C(S);
     nestedParse(Outer, D, C);
-    if (Debug && llvm::sys::Process::GetEnv("TORCHLINT_SYNTH_DEBUG") == std::optional<std::string>("header"))
+    if (DebugHeader)
       llvm::errs() << S.header() << "\n";
     if (Debug) {
       llvm::errs() << "synth: round " << Round << ": failed " << C.Failed << ", errors " << C.Count << "\n";
-      for (const SynthDiag &E : C.Errors)
-        llvm::errs() << "  " << E.Message << "  @ " << llvm::StringRef(E.At).take_until([](char c) { return c == '\n'; })
-                     << "\n";
+      PrintErrors(C.Errors);
     }
     if (C.Failed)
       break;

@@ -199,35 +199,25 @@ bool outlivesStep(const ValueDecl *D, const Stmt *Site, const HotCodeAnalysis &H
   return Loop && !declaredIn(VD, Loop, SM);
 }
 
-/// True when D is referenced in S.
-bool references(const Stmt *S, const ValueDecl *D) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
-    return true;
-  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == D)
-    return true;
-  for (const Stmt *C : S->children())
-    if (references(C, D))
-      return true;
-  return false;
+/// Tensor::detach().
+bool isTensorDetach(const CXXMethodDecl *MD) {
+  return MD && MD->getDeclName().isIdentifier() && MD->getName() == "detach" &&
+         isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0));
 }
 
-/// True when D is referenced in S outside a `.detach()` (whose result has no history of D's).
-bool referencesWithHistory(const Stmt *S, const ValueDecl *D) {
+/// True when D is referenced in S; with OutsideDetach, not counting references inside a
+/// `.detach()` (whose result has no history of D's).
+bool references(const Stmt *S, const ValueDecl *D, bool OutsideDetach = false) {
   if (!S)
     return false;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
-    if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->getDeclName().isIdentifier() &&
-                                                       MD->getName() == "detach" &&
-                                                       isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
-      return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); OutsideDetach && MC && isTensorDetach(MC->getMethodDecl()))
+    return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
     return true;
   if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == D)
     return true;
   for (const Stmt *C : S->children())
-    if (referencesWithHistory(C, D))
+    if (references(C, D, OutsideDetach))
       return true;
   return false;
 }
@@ -251,7 +241,7 @@ bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
         for (const Decl *Dc : DS->decls())
           if (const auto *VD = dyn_cast<VarDecl>(Dc); VD && VD->getInit() && !llvm::is_contained(Set, VD))
             for (const ValueDecl *X : Set)
-              if (referencesWithHistory(VD->getInit(), X)) {
+              if (references(VD->getInit(), X, /*OutsideDetach=*/true)) {
                 Set.push_back(VD);
                 Grew = true;
                 break;
@@ -276,7 +266,7 @@ bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
     }
     if (Grad)
       for (const ValueDecl *X : Set)
-        if (referencesWithHistory(C, X))
+        if (references(C, X, /*OutsideDetach=*/true))
           Found = true;
   });
   return Found;
@@ -370,7 +360,7 @@ bool readsOnlyDetached(const ValueDecl *D, const FunctionDecl *FD) {
                                      "empty", "reserve", "pop_back"},
                                     N))
         Allowed.insert(Obj);
-      if (N == "detach" && isTensorType(QualType(MD->getParent()->getTypeForDecl(), 0)))
+      if (isTensorDetach(MD))
         if (const auto *Inner = dyn_cast<CallExpr>(stripCopies(MC->getImplicitObjectArgument())))
           if (const FunctionDecl *F = Inner->getDirectCallee(); F && isTorchDecl(F))
             for (const Expr *A : Inner->arguments())
