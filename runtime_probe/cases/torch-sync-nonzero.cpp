@@ -62,4 +62,5 @@ struct After : Common {
 
 PROBE_CASE("torch-sync-nonzero", "ignore-background",
            "seed 003 segmentation step; before: target[torch::nonzero(target == 9)] = -1; after: torch::where",
-           Before, After, (probe::Tolerance{0, 0, "bitwise: same labels, same training step"}));
+           Before, After, (probe::Tolerance{0, 0, "bitwise: same labels, same training step", 1e-6, 1e-7,
+                             "same labels, same step; CUDA's nll_loss2d sums with atomics (no deterministic kernel): ~1 ulp"}));

@@ -68,4 +68,5 @@ struct After : Common {
 PROBE_CASE("torch-sync-unique", "count-labels",
            "seed 003 loss; before: torch::_unique(target).numel() < 2 on the host; after: sort, count the steps, "
            "torch::where on the device",
-           Before, After, (probe::Tolerance{0, 0, "bitwise: same loss, same update"}));
+           Before, After, (probe::Tolerance{0, 0, "bitwise: same loss, same update", 1e-6, 1e-7,
+                             "same loss, same update; CUDA's nll_loss2d sums with atomics (no deterministic kernel): ~1 ulp"}));

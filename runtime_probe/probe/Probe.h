@@ -50,6 +50,14 @@ struct Tolerance {
   double atol = 1e-6;
   /// What the numbers mean, for the report ("bitwise", "fp32 reduction order", "bf16 autocast").
   const char *why = "fp32 reduction order";
+  /// On CUDA, where it differs (cuda_why set): a case that is bitwise on the CPU may round once
+  /// differently there (a kernel with atomics, a division by a scalar done as a multiplication).
+  double cuda_rtol = 0, cuda_atol = 0;
+  const char *cuda_why = nullptr;
+  /// The tolerance that applies on the device the probe runs on.
+  Tolerance on(bool Cuda) const {
+    return Cuda && cuda_why ? Tolerance{cuda_rtol, cuda_atol, cuda_why} : Tolerance{rtol, atol, why};
+  }
 };
 
 /// One variant of a case. Constructed once (setup, not timed) on ctx.device after the harness
