@@ -636,20 +636,13 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
     std::vector<tooling::CompileCommand> Cmds = Run.DB->getCompileCommands(F);
     if (Cmds.empty())
       return BaseFS;
-    std::string Ext = torchlint::pythonlessTorchExtension(Cmds.front().CommandLine, Cmds.front().Directory);
-    if (Ext.empty())
-      return BaseFS;
-    auto Mem = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
-    Mem->addFile(Ext, 0, MemoryBuffer::getMemBufferCopy(torchlint::TorchExtensionCxxPart, Ext));
-    ExtensionRead = std::make_shared<std::atomic<bool>>(false);
-    auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Real);
-    FS->pushOverlay(makeIntrusiveRefCnt<torchlint::ReadRecordingFileSystem>(Mem, Ext, ExtensionRead));
-    return FS;
+    auto FS = torchlint::withPythonlessTorchExtension(Real, Cmds.front().CommandLine, Cmds.front().Directory,
+                                                      ExtensionRead);
+    return ExtensionRead ? FS : BaseFS;
   };
   auto ExtensionNotice = [&](const std::string &F, torchlint::RunResult &One) {
     if (ExtensionRead && *ExtensionRead)
-      One.Notices.push_back("'" + F + "': torch/extension.h read as its C++ part (torch/all.h): no include folder " +
-                            "of its compile command holds Python.h, which torch/python.h needs");
+      One.Notices.push_back(torchlint::pythonlessTorchExtensionNotice(F));
   };
   // A crash in the analysis (a clang or torchlint bug) becomes an input error naming the
   // files, not a stack dump: see docs/reliability.md.

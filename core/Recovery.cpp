@@ -3,6 +3,7 @@
 #include "core/Findings.h"
 #include "core/PerTU.h"
 #include "core/Synthesis.h"
+#include "utils/FileHashes.h"
 #include "utils/Paths.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -504,6 +505,28 @@ void setSynthesisFoldersRemovedWithTheirTU(bool On) { RemoveSynthesisWithTU = On
 const char *const TorchExtensionCxxPart =
     "// torchlint: torch/extension.h read as its C++ part (no include folder holds Python.h)\n"
     "#pragma once\n#include <torch/all.h>\n";
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>
+withPythonlessTorchExtension(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
+                             const std::vector<std::string> &Args, llvm::StringRef Directory,
+                             std::shared_ptr<std::atomic<bool>> &Read) {
+  Read.reset();
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(std::move(Base));
+  std::string Ext = pythonlessTorchExtension(Args, Directory);
+  if (Ext.empty())
+    return FS;
+  auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Mem->addFile(Ext, 0, llvm::MemoryBuffer::getMemBufferCopy(TorchExtensionCxxPart, Ext));
+  Read = std::make_shared<std::atomic<bool>>(false);
+  FS->pushOverlay(llvm::makeIntrusiveRefCnt<ReadRecordingFileSystem>(Mem, Ext, Read));
+  return FS;
+}
+
+std::string pythonlessTorchExtensionNotice(llvm::StringRef File) {
+  return ("'" + File + "': torch/extension.h read as its C++ part (torch/all.h): no include folder of its " +
+          "compile command holds Python.h, which torch/python.h needs")
+      .str();
+}
 
 std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm::StringRef Directory) {
   std::vector<std::string> Dirs;

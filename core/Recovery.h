@@ -7,7 +7,11 @@
 //  - libtorch's own headers are never the user's code, wherever they are installed and however
 //    they are included (-isystem or -I).
 #pragma once
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <atomic>
+#include <memory>
 #include <initializer_list>
 #include <optional>
 #include <utility>
@@ -128,6 +132,17 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
 std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm::StringRef Directory);
 /// What torch/extension.h is read as then: its C++ part.
 extern const char *const TorchExtensionCxxPart;
+/// The file system a TU is read through (the CLI's and the language server's): Base, plus, when
+/// the TU's compile command (Args, Directory) needs it (pythonlessTorchExtension), that
+/// torch/extension.h served as TorchExtensionCxxPart. Read is then set to a flag that becomes
+/// true when the TU reads the header (so that only a file that reaches it gets the notice), and
+/// is null otherwise.
+llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>
+withPythonlessTorchExtension(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base,
+                             const std::vector<std::string> &Args, llvm::StringRef Directory,
+                             std::shared_ptr<std::atomic<bool>> &Read);
+/// The notice for File when it read torch/extension.h that way.
+std::string pythonlessTorchExtensionNotice(llvm::StringRef File);
 
 /// The message for a TU that cannot find libtorch's headers.
 std::string libtorchNotFoundMessage(llvm::StringRef Header);

@@ -408,7 +408,12 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
   // 3. Analyse: the buffer from memory over the real file system; the CLI's entry point and PCH.
   auto Mem = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
   Mem->addFile(J.Path, /*ModificationTime=*/0, MemoryBuffer::getMemBufferCopy(J.Text, J.Path));
-  auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+  // torch/extension.h without Python's headers reads as its C++ part, as in the CLI (core/Recovery.h).
+  std::shared_ptr<std::atomic<bool>> ExtensionRead;
+  std::vector<tooling::CompileCommand> Cmds = F.DB->getCompileCommands(J.Path);
+  auto BaseFS = Cmds.empty() ? makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem())
+                             : withPythonlessTorchExtension(vfs::getRealFileSystem(), Cmds.front().CommandLine,
+                                                            Cmds.front().Directory, ExtensionRead);
   BaseFS->pushOverlay(Mem);
   AccelOptions AO;
   if (!Opts.NoPch)
@@ -425,6 +430,8 @@ RunResult Server::analyze(const Job &J, std::string &FlagsSource, std::string &F
     return R;
   }
   collectErrors(A.Errors, J.Path, J.Text, R);
+  if (ExtensionRead && *ExtensionRead)
+    log(pythonlessTorchExtensionNotice(J.Path)); // the server's log: the file's diagnostics are its own
   R.FilesAnalyzed = 1;
   foldPartialAnalysis(R, J.Path, /*Strict=*/false);
   collapseCompilerErrors(R);

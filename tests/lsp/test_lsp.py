@@ -555,6 +555,23 @@ class Diagnostics(Base):
         self.assertTrue(any(g.get("relatedInformation") for g in got), got)
         self.assertEqual(0, c.stop())
 
+    def test_torch_extension_without_python_headers(self):
+        # As the CLI (reliability_test FirstRun.TorchExtensionWithoutPythonHeaders): with no
+        # Python.h on the flags, torch/extension.h is read as its C++ part, so the file is judged
+        # whole, with no "analysed partially" problem for the missing Python.h.
+        self.write("include/torch/all.h", "#pragma once\n#include <torchlint_mini.h>\n")
+        self.write("include/torch/extension.h", "#pragma once\n#include <torch/all.h>\n#include <torch/python.h>\n")
+        self.write("include/torch/python.h", "#pragma once\n#include <Python.h>\nusing PyHandle = PyObject *;\n")
+        text = TRAIN.replace("<torch/torch.h>", "<torch/extension.h>")
+        f = self.write("ext/ops.cpp", text)
+        self.write_database("ext", [f])
+        c = self.client()
+        c.initialize()
+        c.open(f, text)
+        d = c.diagnostics(f)["diagnostics"]
+        self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d), d)
+        self.assertEqual(0, c.stop())
+
     def test_results_are_reused(self):
         # A saved file analysed once is not analysed again by the next server (the CLI's result
         # cache), and text analysed once is not analysed again by the same server (from memory).
