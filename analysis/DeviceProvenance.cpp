@@ -248,6 +248,8 @@ public:
 
   /// Set for deviceIfFieldsOnHost(): a tensor field read is taken as host memory and recorded.
   llvm::SmallVectorImpl<const FieldDecl *> *FieldsOnHost = nullptr;
+  /// Likewise for parameters of unknown device (deviceIfFieldsOnHost's Params).
+  llvm::SmallVectorImpl<const ParmVarDecl *> *ParamsOnHost = nullptr;
   /// The field whose stored values are asked about (deviceOfStored()): its old value adds nothing.
   const FieldDecl *Self = nullptr;
 
@@ -372,6 +374,11 @@ private:
         if (K == D::None)
           K = D::Unknown;
       }
+      if (K == D::Unknown && Tensor && ParamsOnHost && deviceFollowsCallSites(PV, Ctx)) {
+        if (!llvm::is_contained(*ParamsOnHost, PV))
+          ParamsOnHost->push_back(PV);
+        K = D::CPU;
+      }
       InProgress.erase(VD);
       return K;
     }
@@ -478,10 +485,25 @@ DeviceKind deviceOf(const Expr *E, ASTContext &Ctx) {
   return publicKind(P.tensor(E));
 }
 
-DeviceKind deviceIfFieldsOnHost(const Expr *E, ASTContext &Ctx, llvm::SmallVectorImpl<const FieldDecl *> &Fields) {
+DeviceKind deviceIfFieldsOnHost(const Expr *E, ASTContext &Ctx, llvm::SmallVectorImpl<const FieldDecl *> &Fields,
+                                llvm::SmallVectorImpl<const ParmVarDecl *> *Params) {
   Prover P(Ctx);
   P.FieldsOnHost = &Fields;
+  P.ParamsOnHost = Params;
   return publicKind(P.tensor(E));
+}
+
+bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
+  if (!FD || !FD->getDeclName().isIdentifier() || FD->getName().empty())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && (MD->isVirtual() || MD->getParent()->isLambda()))
+    return false;
+  QualType T = PV->getType();
+  if (!isTensorType(T.getNonReferenceType()))
+    return false;
+  // A non-const reference or a reassigned copy may hold anything.
+  return T->isReferenceType() ? T->getPointeeType().isConstQualified() : !valuesOf(PV, Ctx).Written;
 }
 
 std::optional<DeviceKind> deviceOfStored(const Expr *E, const FieldDecl *Field, ASTContext &Ctx) {

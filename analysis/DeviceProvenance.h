@@ -29,8 +29,16 @@ DeviceKind deviceOf(const clang::Expr *E, clang::ASTContext &Ctx);
 /// tensors: `images_[i]`) holds host tensors only; the fields are added to Fields. CPU with
 /// Fields non-empty: E is on the host if those fields are, which only the whole project can tell
 /// (model/TUSummary.h records what each TU stores in its fields).
+/// With Params, the same for the tensor parameters whose device this TU cannot tell (no call of
+/// their function here): each is taken as host memory and added to Params, which the project
+/// model confirms from the arguments at every call in the project (model/TUSummary.h records
+/// them as the parameter's writes: paramKey).
 DeviceKind deviceIfFieldsOnHost(const clang::Expr *E, clang::ASTContext &Ctx,
-                                llvm::SmallVectorImpl<const clang::FieldDecl *> &Fields);
+                                llvm::SmallVectorImpl<const clang::FieldDecl *> &Fields,
+                                llvm::SmallVectorImpl<const clang::ParmVarDecl *> *Params = nullptr);
+/// Whether the project model can confirm where PV lives from its call sites: a tensor parameter
+/// taken by value or const reference, never reassigned, of a named function that is not virtual.
+bool deviceFollowsCallSites(const clang::ParmVarDecl *PV, clang::ASTContext &Ctx);
 
 /// The device of E, a value stored into Field (analysis/LocalDataflow.h fieldWritesOf): as
 /// deviceOf, except that Field's own old value (`f = f.contiguous()`) adds nothing: nullopt

@@ -31,6 +31,9 @@ struct HotContext {
   /// model drops the finding when every write of each field in the project stores host tensors
   /// (checkbase/TorchCheck.cpp report(), model/HotBasis.h).
   std::vector<const clang::FieldDecl *> HostIfFields;
+  /// Likewise for tensor parameters of unknown device: the model drops the finding when every call
+  /// in the project passes host tensors (model/TUSummary.h paramKey).
+  std::vector<const clang::ParmVarDecl *> HostIfParams;
   /// Set by a check whose finding matters only for a program that runs on CUDA, in a TU that does
   /// not use CUDA itself (a model's .cpp; main() picks the device): the project model keeps the
   /// finding only if some TU of the project uses CUDA.

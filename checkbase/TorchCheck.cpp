@@ -259,6 +259,9 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
     for (const clang::FieldDecl *FD : H.HostIfFields)
       if (std::string U = model::usrOf(FD); !U.empty())
         B.HostIfFields.push_back(U);
+    for (const clang::ParmVarDecl *PV : H.HostIfParams)
+      if (std::string U = model::paramKey(PV); !U.empty())
+        B.HostIfFields.push_back(U);
     for (const clang::NamedDecl *D : H.IfWidenedHost)
       if (std::string U = model::usrOf(D); !U.empty())
         B.IfWidenedHost.push_back(U);

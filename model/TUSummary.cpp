@@ -232,7 +232,32 @@ public:
         if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
           Virtual = !ME->hasQualifier();
     addCall(usrOf(Callee), C, Virtual);
+    addArgumentDevices(Callee, C);
     return true;
+  }
+
+  /// Each tensor argument of a call of a user function, as a write of its parameter
+  /// (paramKey): where the project's calls put a parameter (DeviceProvenance.h
+  /// deviceIfFieldsOnHost's Params).
+  void addArgumentDevices(const FunctionDecl *Callee, const CallExpr *C) {
+    unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = 0; I < Callee->getNumParams() && I + Shift < C->getNumArgs(); ++I) {
+      const ParmVarDecl *PV = Callee->getParamDecl(I);
+      if (!deviceFollowsCallSites(PV, Ctx))
+        continue;
+      const Expr *Arg = C->getArg(I + Shift);
+      if (isa<CXXDefaultArgExpr>(Arg))
+        continue;
+      FieldFacts F{paramKey(Callee, I), Callee->getQualifiedNameAsString() + "(" + PV->getName().str() + ")",
+                   FieldDevice::Unknown};
+      if (F.USR.empty())
+        continue;
+      DeviceKind K = deviceOf(Arg, Ctx);
+      F.Device = K == DeviceKind::CPU ? FieldDevice::Host
+                 : K == DeviceKind::Accelerator ? FieldDevice::Device
+                                                : FieldDevice::Unknown;
+      Out.Fields.push_back(std::move(F));
+    }
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
@@ -536,6 +561,16 @@ std::vector<TensorSource> tensorSources(const std::vector<TensorOrigin> &Origins
 namespace {
 
 } // namespace
+
+std::string paramKey(const FunctionDecl *FD, unsigned Index) {
+  std::string U = usrOf(FD);
+  return U.empty() ? U : U + "#param" + std::to_string(Index);
+}
+
+std::string paramKey(const ParmVarDecl *PV) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(PV ? PV->getDeclContext() : nullptr);
+  return FD ? paramKey(FD, PV->getFunctionScopeIndex()) : "";
+}
 
 std::string usrOf(const Decl *D) {
   if (!D)

@@ -27,6 +27,8 @@
 namespace clang {
 class ASTContext;
 class Decl;
+class FunctionDecl;
+class ParmVarDecl;
 class SourceManager;
 } // namespace clang
 
@@ -37,8 +39,9 @@ struct TensorOrigin;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 4; // 2: field devices; 3: tensor flows (widened host tensors);
-                                 // 4: program facts, gradient needs of functions
+constexpr int SummaryFormat = 5; // 2: field devices; 3: tensor flows (widened host tensors);
+                                 // 4: program facts, gradient needs of functions;
+                                 // 5: the devices of tensor arguments at calls (paramKey)
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -176,6 +179,11 @@ Position positionOf(const clang::SourceManager &SM, clang::SourceLocation Loc);
 /// The USR of D (a function: its template pattern's for a specialization; a lambda's call
 /// operator: "lambda@file:line:col"), or "" when it has none.
 std::string usrOf(const clang::Decl *D);
+/// A tensor parameter as the model keeps it beside fields (FieldFacts, HotBasis::HostIfFields):
+/// "<the function's USR>#param<index>"; each call in a TU is one write of it, with the argument's
+/// device. Empty when the function has no USR.
+std::string paramKey(const clang::ParmVarDecl *PV);
+std::string paramKey(const clang::FunctionDecl *FD, unsigned Index);
 
 /// The summary of the TU of Ctx: its user code (library code is skipped, as analysis/HotCode.h
 /// does), within the AST traversal scope that is set.
