@@ -148,6 +148,38 @@ bool carriesState(const Stmt *Body, const Stmt *S) {
   return false;
 }
 
+/// True when S reads the size of the loop's element of a container of tensors
+/// (`tensors[i].size(2)`, `imgs.at(i).sizes()`): each iteration works on a tensor of its own shape
+/// (a padded batch filled from images of different sizes), which no expression over one dimension
+/// replaces.
+bool usesRaggedElementSize(const Stmt *S, const VarDecl *Var) {
+  if (!S)
+    return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl();
+        MD && MD->getDeclName().isIdentifier() && llvm::is_contained({"size", "sizes"}, MD->getName()) &&
+        isTensorType(MC->getImplicitObjectArgument()->getType())) {
+      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      const Expr *Container = nullptr, *Index = nullptr;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Obj); Op && Op->getOperator() == OO_Subscript &&
+                                                              Op->getNumArgs() == 2) {
+        Container = Op->getArg(0);
+        Index = Op->getArg(1);
+      } else if (const auto *At = dyn_cast<CXXMemberCallExpr>(Obj);
+                 At && At->getMethodDecl() && At->getMethodDecl()->getDeclName().isIdentifier() &&
+                 At->getMethodDecl()->getName() == "at" && At->getNumArgs() == 1) {
+        Container = At->getImplicitObjectArgument();
+        Index = At->getArg(0);
+      }
+      if (Container && !isTensorType(Container->getType()) && isBareUse(Index, Var))
+        return true;
+    }
+  for (const Stmt *C : S->children())
+    if (usesRaggedElementSize(C, Var))
+      return true;
+  return false;
+}
+
 /// True when the body runs a module's forward() or calls a function of the user's (which may do
 /// anything with the row): per-sample model calls and helpers are left alone.
 bool callsModelOrUserCode(const Stmt *S, const SourceManager &SM) {
@@ -238,7 +270,8 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
       FirstTensor = Tensor;
     }
   }
-  if (!First || carriesState(Body, Body) || callsModelOrUserCode(Body, Ctx.getSourceManager()))
+  if (!First || carriesState(Body, Body) || callsModelOrUserCode(Body, Ctx.getSourceManager()) ||
+      usesRaggedElementSize(Body, Var))
     return Result;
   Finding F;
   F.Index = First;
