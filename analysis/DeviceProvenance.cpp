@@ -171,8 +171,10 @@ public:
       return N1 != N2 ? D::Unknown : K;
     }
     if (const auto *SL = dyn_cast<StringLiteral>(E)) {
+      // "CPU" is not a device string libtorch accepts (it throws): what runs after it is the
+      // program's intent, the CPU, or nothing at all; neither waits for a GPU.
       llvm::StringRef S = SL->getString();
-      return S == "cpu" || S.starts_with("cpu:") ? D::CPU : D::Acc;
+      return S.equals_insensitive("cpu") || S.starts_with_insensitive("cpu:") ? D::CPU : D::Acc;
     }
     if (isTensorType(E->getType()))
       return tensor(E, Depth + 1);
