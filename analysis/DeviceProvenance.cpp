@@ -495,7 +495,7 @@ DeviceKind deviceIfFieldsOnHost(const Expr *E, ASTContext &Ctx, llvm::SmallVecto
   return publicKind(P.tensor(E));
 }
 
-bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx) {
+bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx, bool Body) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
   if (!FD || !FD->getDeclName().isIdentifier() || FD->getName().empty())
     return false;
@@ -505,7 +505,9 @@ bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx) {
   if (!isTensorType(T.getNonReferenceType()))
     return false;
   // A non-const reference or a reassigned copy may hold anything.
-  return T->isReferenceType() ? T->getPointeeType().isConstQualified() : !valuesOf(PV, Ctx).Written;
+  if (T->isReferenceType())
+    return T->getPointeeType().isConstQualified();
+  return !Body || !valuesOf(PV, Ctx).Written;
 }
 
 std::optional<DeviceKind> deviceOfStored(const Expr *E, const FieldDecl *Field, ASTContext &Ctx) {

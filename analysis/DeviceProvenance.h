@@ -38,7 +38,9 @@ DeviceKind deviceIfFieldsOnHost(const clang::Expr *E, clang::ASTContext &Ctx,
                                 llvm::SmallVectorImpl<const clang::ParmVarDecl *> *Params = nullptr);
 /// Whether the project model can confirm where PV lives from its call sites: a tensor parameter
 /// taken by value or const reference, never reassigned, of a named function that is not virtual.
-bool deviceFollowsCallSites(const clang::ParmVarDecl *PV, clang::ASTContext &Ctx);
+/// Without Body, the reassignment is not asked (a TU that only calls the function cannot see its
+/// body; the TU that defines it asks).
+bool deviceFollowsCallSites(const clang::ParmVarDecl *PV, clang::ASTContext &Ctx, bool Body = true);
 
 /// The device of E, a value stored into Field (analysis/LocalDataflow.h fieldWritesOf): as
 /// deviceOf, except that Field's own old value (`f = f.contiguous()`) adds nothing: nullopt

@@ -243,11 +243,12 @@ public:
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
     for (unsigned I = 0; I < Callee->getNumParams() && I + Shift < C->getNumArgs(); ++I) {
       const ParmVarDecl *PV = Callee->getParamDecl(I);
-      if (!deviceFollowsCallSites(PV, Ctx))
+      if (!deviceFollowsCallSites(PV, Ctx, /*Body=*/false))
         continue;
       const Expr *Arg = C->getArg(I + Shift);
       if (isa<CXXDefaultArgExpr>(Arg))
         continue;
+      Arg = stripCopies(Arg); // a parameter taken by value: the copy constructor's argument
       FieldFacts F{paramKey(Callee, I), Callee->getQualifiedNameAsString() + "(" + PV->getName().str() + ")",
                    FieldDevice::Unknown};
       if (F.USR.empty())

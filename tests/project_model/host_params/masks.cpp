@@ -9,4 +9,6 @@ int Masks::left(at::Tensor box) {
   return box[0].item<int>();
 }
 
+int Masks::top(at::Tensor box) { return box[1].item<int>(); }
+
 float Masks::score(const at::Tensor &s) { return s.item<float>(); }

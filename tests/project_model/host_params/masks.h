@@ -7,5 +7,6 @@ struct Masks {
   int width(const at::Tensor &box);  // every caller passes a row of a tensor copied to the host
   int height(const at::Tensor &box); // one caller passes a GPU row
   int left(at::Tensor box);          // by value, host rows only, but reassigned inside
+  int top(at::Tensor box);           // by value, host rows only
   float score(const at::Tensor &s);  // never called in the project
 };

@@ -18,6 +18,8 @@ int main() {
       total += masks.width(boxes_cpu[i]);
       total += masks.height(boxes_cpu[i]);
       total += masks.left(boxes_cpu[i]);
+      at::Tensor row = boxes_cpu[i];
+      total += masks.top(row); // a copy of a host row
     }
     // A GPU row for height(): its reads wait for the step's kernels.
     total += masks.height(boxes[0]);
