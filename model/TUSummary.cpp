@@ -134,6 +134,11 @@ bool emptyOrShared(const Expr *A) {
   return RD && RD->isInStdNamespace() && RD->getDeclName().isIdentifier() && RD->getName() == "shared_ptr";
 }
 
+/// Where a field's (or a parameter's) tensors live, from an analysis/DeviceProvenance answer.
+FieldDevice fieldDeviceOf(DeviceKind K) {
+  return K == DeviceKind::CPU ? FieldDevice::Host : K == DeviceKind::Accelerator ? FieldDevice::Device : FieldDevice::Unknown;
+}
+
 class SummaryBuilder : public LoopTraversal<SummaryBuilder> {
 public:
   SummaryBuilder(ASTContext &Ctx, TUSummary &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
@@ -253,10 +258,7 @@ public:
                    FieldDevice::Unknown};
       if (F.USR.empty())
         continue;
-      DeviceKind K = deviceOf(Arg, Ctx);
-      F.Device = K == DeviceKind::CPU ? FieldDevice::Host
-                 : K == DeviceKind::Accelerator ? FieldDevice::Device
-                                                : FieldDevice::Unknown;
+      F.Device = fieldDeviceOf(deviceOf(Arg, Ctx));
       Out.Fields.push_back(std::move(F));
     }
   }
@@ -630,9 +632,7 @@ TUSummary buildTUSummary(ASTContext &Ctx) {
           All = !All || *All == *K ? *K : DeviceKind::Unknown;
       if (!All)
         continue;
-      F.Device = *All == DeviceKind::CPU ? FieldDevice::Host
-                 : *All == DeviceKind::Accelerator ? FieldDevice::Device
-                                                   : FieldDevice::Unknown;
+      F.Device = fieldDeviceOf(*All);
     }
     S.Fields.push_back(std::move(F));
   }
