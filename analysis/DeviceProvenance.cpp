@@ -7,6 +7,7 @@
 #include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/TorchTypes.h"
+#include "core/AstWalk.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -85,7 +86,7 @@ public:
   D tensor(const Expr *E, unsigned Depth = 0) {
     if (!E || Depth > 24)
       return D::Unknown;
-    E = stripCopies(E);
+    E = stripMoves(E);
     if (!isTensorType(E->getType()) && isTensorContainerType(E->getType()))
       return container(E, Depth + 1);
     if (const auto *C = dyn_cast<ConditionalOperator>(E))
@@ -111,6 +112,9 @@ public:
       if (MD && Obj && isTensorContainerType(Obj->getType()) && MD->getDeclName().isIdentifier() &&
           llvm::is_contained({"at", "back", "front"}, MD->getName()))
         return container(Obj, Depth + 1); // v.back(): an element
+      // cache.grid(): a user method returns what its return statements return.
+      if (MD && Obj && !isTorchDecl(MD) && !isTensorType(Obj->getType()) && !isTensorContainerType(Obj->getType()))
+        return returned(MD, Depth);
       if (!MD || !Obj || !isTensorType(Obj->getType()))
         return D::Unknown;
       llvm::StringRef N = MD->getDeclName().isIdentifier() ? MD->getName() : "";
@@ -248,23 +252,31 @@ public:
     return D::Unknown;
   }
 
-  /// Set for deviceIfFieldsOnHost(): a tensor field read is taken as host memory and recorded.
-  llvm::SmallVectorImpl<const FieldDecl *> *FieldsOnHost = nullptr;
-  /// Likewise for parameters of unknown device (deviceIfFieldsOnHost's Params).
-  llvm::SmallVectorImpl<const ParmVarDecl *> *ParamsOnHost = nullptr;
+  /// Set for deviceIfHost(): a tensor field read is taken as host memory and recorded; with
+  /// AcrossFiles, so are parameters of unknown device and functions defined in other files.
+  HostAssumptions *Assume = nullptr;
   /// The field whose stored values are asked about (deviceOfStored()): its old value adds nothing.
   const FieldDecl *Self = nullptr;
 
 private:
+  /// A parameter whose device only the project's calls tell, taken as host memory and recorded.
+  bool assumedParam(const ParmVarDecl *PV) {
+    if (!Assume || !Assume->AcrossFiles || !deviceFollowsCallSites(PV, Ctx))
+      return false;
+    if (!llvm::is_contained(Assume->Params, PV))
+      Assume->Params.push_back(PV);
+    return true;
+  }
+
   D field(const ValueDecl *VD) {
     const auto *FD = dyn_cast_or_null<FieldDecl>(VD);
     if (!FD)
       return D::Unknown;
     if (FD == Self)
       return D::None;
-    if (FieldsOnHost && !isTorchDecl(FD)) {
-      if (!llvm::is_contained(*FieldsOnHost, FD))
-        FieldsOnHost->push_back(FD);
+    if (Assume && !isTorchDecl(FD)) {
+      if (!llvm::is_contained(Assume->Fields, FD))
+        Assume->Fields.push_back(FD);
       return D::CPU;
     }
     return D::Unknown;
@@ -275,11 +287,13 @@ private:
   D container(const Expr *E, unsigned Depth) {
     if (!E || Depth > 24)
       return D::Unknown;
-    E = stripCopies(E);
+    E = stripMoves(E);
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return field(ME->getMemberDecl());
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (const auto *PV = dyn_cast_or_null<ParmVarDecl>(VD))
+        return assumedParam(PV) ? D::CPU : D::Unknown; // std::vector<Tensor> boxes, taken by value
       if (!VD || !InProgress.insert(VD).second)
         return VD ? D::None : D::Unknown;
       const VarValues &V = elementsOf(VD, Ctx);
@@ -334,8 +348,16 @@ private:
   /// it has no body here, is virtual, or returns a reference.
   D returned(const FunctionDecl *FD, unsigned Depth) {
     const FunctionDecl *Def = nullptr;
-    if (!FD->hasBody(Def) || !Def || Depth > 12 || !isTensorType(Def->getReturnType()) ||
-        Def->getReturnType()->isReferenceType())
+    if (!FD->hasBody(Def) || !Def) {
+      // Defined in another file: what its return statements return there (project model).
+      if (returnFollowsDefinition(FD) && Assume && Assume->AcrossFiles) {
+        if (!llvm::is_contained(Assume->Returns, FD->getCanonicalDecl()))
+          Assume->Returns.push_back(FD->getCanonicalDecl());
+        return D::CPU;
+      }
+      return D::Unknown;
+    }
+    if (Depth > 12 || !isTensorType(Def->getReturnType()) || Def->getReturnType()->isReferenceType())
       return D::Unknown;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
       return D::Unknown;
@@ -343,24 +365,12 @@ private:
       return D::None; // recursion adds nothing
     D K = D::None;
     bool Any = false;
-    forEachReturn(Def->getBody(), [&](const ReturnStmt *R) {
+    for (const ReturnStmt *R : returnsOf(Def->getBody())) {
       Any = true;
       K = merge(K, R->getRetValue() ? tensor(R->getRetValue(), Depth + 1) : D::Unknown);
-    });
+    }
     InProgressFns.erase(Def);
     return !Any || K == D::None ? D::Unknown : K;
-  }
-
-  /// The return statements of a function body, not those of the lambdas or local classes in it.
-  template <typename F> static void forEachReturn(const Stmt *S, F &&Fn) {
-    if (!S || isa<LambdaExpr>(S) || isa<DeclStmt>(S) && llvm::any_of(cast<DeclStmt>(S)->decls(), [](const Decl *D) {
-          return isa<CXXRecordDecl>(D);
-        }))
-      return;
-    if (const auto *R = dyn_cast<ReturnStmt>(S))
-      Fn(R);
-    for (const Stmt *C : S->children())
-      forEachReturn(C, Fn);
   }
 
   D variable(const VarDecl *VD, unsigned Depth, bool Tensor, bool *NoDevice = nullptr) {
@@ -376,14 +386,18 @@ private:
         if (K == D::None)
           K = D::Unknown;
       }
-      if (K == D::Unknown && Tensor && ParamsOnHost && deviceFollowsCallSites(PV, Ctx)) {
-        if (!llvm::is_contained(*ParamsOnHost, PV))
-          ParamsOnHost->push_back(PV);
+      if (K == D::Unknown && Tensor && assumedParam(PV))
         K = D::CPU;
-      }
       InProgress.erase(VD);
       return K;
     }
+    // `for (const auto &box : boxes_)`: one element of the range per iteration.
+    if (Tensor && isTensorType(VD->getType().getNonReferenceType()))
+      if (const Expr *Range = rangeOfLoopVariable(VD, Ctx)) {
+        D K = container(Range, Depth + 1);
+        InProgress.erase(VD);
+        return K;
+      }
     const VarValues &V = valuesOf(VD, Ctx);
     D K = D::Unknown;
     if (V.Known) {
@@ -487,22 +501,28 @@ DeviceKind deviceOf(const Expr *E, ASTContext &Ctx) {
   return publicKind(P.tensor(E));
 }
 
-DeviceKind deviceIfFieldsOnHost(const Expr *E, ASTContext &Ctx, llvm::SmallVectorImpl<const FieldDecl *> &Fields,
-                                llvm::SmallVectorImpl<const ParmVarDecl *> *Params) {
+DeviceKind deviceIfHost(const Expr *E, ASTContext &Ctx, HostAssumptions &If) {
   Prover P(Ctx);
-  P.FieldsOnHost = &Fields;
-  P.ParamsOnHost = Params;
+  P.Assume = &If;
   return publicKind(P.tensor(E));
+}
+
+bool returnFollowsDefinition(const FunctionDecl *FD) {
+  if (!FD || !FD->getDeclName().isIdentifier() || FD->getName().empty() || isTorchDecl(FD) ||
+      !isTensorType(FD->getReturnType()) || FD->getReturnType()->isReferenceType() || FD->isInStdNamespace())
+    return false;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return !MD || (!MD->isVirtual() && !MD->getParent()->isLambda());
 }
 
 bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx, bool Body) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
-  if (!FD || !FD->getDeclName().isIdentifier() || FD->getName().empty())
+  if (!FD || !(isa<CXXConstructorDecl>(FD) || (FD->getDeclName().isIdentifier() && !FD->getName().empty())))
     return false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && (MD->isVirtual() || MD->getParent()->isLambda()))
     return false;
   QualType T = PV->getType();
-  if (!isTensorType(T.getNonReferenceType()))
+  if (!isTensorType(T.getNonReferenceType()) && !isTensorContainerType(T.getNonReferenceType()))
     return false;
   // A non-const reference or a reassigned copy may hold anything.
   if (T->isReferenceType())
@@ -510,9 +530,11 @@ bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx, bool Body) {
   return !Body || !valuesOf(PV, Ctx).Written;
 }
 
-std::optional<DeviceKind> deviceOfStored(const Expr *E, const FieldDecl *Field, ASTContext &Ctx) {
+std::optional<DeviceKind> deviceOfStored(const Expr *E, const FieldDecl *Field, ASTContext &Ctx,
+                                         HostAssumptions *If) {
   Prover P(Ctx);
   P.Self = Field;
+  P.Assume = If;
   D K = P.tensor(E);
   if (K == D::None)
     return std::nullopt;

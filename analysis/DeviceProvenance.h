@@ -7,7 +7,8 @@
 // local variable all of whose values (initializer and every assignment) are provably CPU and that
 // never escapes (passed by non-const reference, address taken), a local std::vector<Tensor> all
 // of whose elements are. Parameters, fields, globals and results of user functions are Unknown
-// (deviceIfFieldsOnHost() tells what a field would make of it).
+// (deviceIfHost() tells what they would make of it). A range-for variable that the loop never
+// reassigns holds the elements of its range.
 #pragma once
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -25,27 +26,44 @@ enum class DeviceKind {
 /// The device of tensor expression E.
 DeviceKind deviceOf(const clang::Expr *E, clang::ASTContext &Ctx);
 
-/// The device of E on the assumption that every tensor field it reads (and every field holding
-/// tensors: `images_[i]`) holds host tensors only; the fields are added to Fields. CPU with
-/// Fields non-empty: E is on the host if those fields are, which only the whole project can tell
-/// (model/TUSummary.h records what each TU stores in its fields).
-/// With Params, the same for the tensor parameters whose device this TU cannot tell (no call of
-/// their function here): each is taken as host memory and added to Params, which the project
-/// model confirms from the arguments at every call in the project (model/TUSummary.h records
-/// them as the parameter's writes: paramKey).
-DeviceKind deviceIfFieldsOnHost(const clang::Expr *E, clang::ASTContext &Ctx,
-                                llvm::SmallVectorImpl<const clang::FieldDecl *> &Fields,
-                                llvm::SmallVectorImpl<const clang::ParmVarDecl *> *Params = nullptr);
-/// Whether the project model can confirm where PV lives from its call sites: a tensor parameter
-/// taken by value or const reference, never reassigned, of a named function that is not virtual.
+/// What a "host" answer rests on that only the whole project can confirm (model/TUSummary.h
+/// records, per TU, what each of these yields; model/ProjectModel.cpp decides):
+/// - Fields: tensor fields (and fields holding tensors: `images_[i]`) it reads, taken as host
+///   memory: host if every write of each field in the project stores host tensors;
+/// - Params (AcrossFiles only): tensor parameters, and parameters holding tensors, whose device
+///   this TU cannot tell (no call of their function here): host if every call in the project
+///   passes host tensors;
+/// - Returns (AcrossFiles only): user functions declared here and defined in another file: host
+///   if every return statement of theirs returns host tensors.
+struct HostAssumptions {
+  llvm::SmallVector<const clang::FieldDecl *, 2> Fields;
+  llvm::SmallVector<const clang::ParmVarDecl *, 2> Params;
+  llvm::SmallVector<const clang::FunctionDecl *, 2> Returns;
+  bool AcrossFiles = false;
+  bool empty() const { return Fields.empty() && Params.empty() && Returns.empty(); }
+};
+
+/// The device of E on the assumptions above, which are added to If. CPU with If non-empty: E is on
+/// the host if they all hold.
+DeviceKind deviceIfHost(const clang::Expr *E, clang::ASTContext &Ctx, HostAssumptions &If);
+/// Whether the project model can confirm where PV lives from its call sites: a tensor parameter (or
+/// a container of tensors) taken by value or const reference, never reassigned, of a named function or a constructor, not virtual.
 /// Without Body, the reassignment is not asked (a TU that only calls the function cannot see its
 /// body; the TU that defines it asks).
 bool deviceFollowsCallSites(const clang::ParmVarDecl *PV, clang::ASTContext &Ctx, bool Body = true);
 
+/// Whether the project model can tell what FD returns from its definition in another file: a user
+/// function (not virtual, not a lambda) that returns a tensor by value (model/TUSummary.h
+/// returnKey).
+bool returnFollowsDefinition(const clang::FunctionDecl *FD);
+
 /// The device of E, a value stored into Field (analysis/LocalDataflow.h fieldWritesOf): as
 /// deviceOf, except that Field's own old value (`f = f.contiguous()`) adds nothing: nullopt
 /// when E is made of nothing else.
-std::optional<DeviceKind> deviceOfStored(const clang::Expr *E, const clang::FieldDecl *Field, clang::ASTContext &Ctx);
+/// With If, as deviceIfHost (what a TU stores may rest on other fields, parameters and functions:
+/// the project model resolves such chains and cycles).
+std::optional<DeviceKind> deviceOfStored(const clang::Expr *E, const clang::FieldDecl *Field, clang::ASTContext &Ctx,
+                                         HostAssumptions *If = nullptr);
 
 /// The device a Device / DeviceType / device string / TensorOptions expression denotes.
 /// `NoDevice` is set (and Unknown returned) for TensorOptions that carry no device

@@ -3,6 +3,7 @@
 #include "analysis/LocalDataflow.h"
 #include "analysis/TensorDtype.h"
 #include "analysis/TorchTypes.h"
+#include "core/AstWalk.h"
 #include "core/Recovery.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
@@ -162,17 +163,6 @@ struct OriginWalker {
   }
 };
 
-class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
-public:
-  std::vector<const Expr *> Values;
-  bool Any = false;
-  bool TraverseLambdaExpr(LambdaExpr *, DataRecursionQueue * = nullptr) { return true; }
-  bool VisitReturnStmt(ReturnStmt *R) {
-    Any = true;
-    Values.push_back(R->getRetValue());
-    return true;
-  }
-};
 } // namespace
 
 bool walkWideningChain(const Expr *E, ASTContext &Ctx, WideningChain &Out) {
@@ -265,10 +255,8 @@ std::vector<TensorOrigin> returnOriginsOf(const FunctionDecl *FD, ASTContext &Ct
   std::vector<TensorOrigin> Out;
   if (!FD || !FD->getBody())
     return Out;
-  ReturnCollector R;
-  R.TraverseStmt(FD->getBody());
-  for (const Expr *V : R.Values)
-    originsOf(V, Ctx, Out);
+  for (const ReturnStmt *R : returnsOf(FD->getBody()))
+    originsOf(R->getRetValue(), Ctx, Out);
   return Out;
 }
 

@@ -7,6 +7,7 @@
 // training step, even when it loops. Its loops make no callee hot either; a function it calls
 // stays hot when real code calls it from a loop.
 #pragma once
+#include "analysis/DeviceProvenance.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -26,14 +27,12 @@ struct HotContext {
   clang::SourceLocation LoopLoc;
   /// The function that contains the statement.
   const clang::FunctionDecl *Function = nullptr;
-  /// Set by a check whose finding holds only if these fields can hold device tensors (a sync on
-  /// `data_.images[i]`, where the TU cannot tell where the field's tensors live): the project
-  /// model drops the finding when every write of each field in the project stores host tensors
-  /// (checkbase/TorchCheck.cpp report(), model/HotBasis.h).
-  std::vector<const clang::FieldDecl *> HostIfFields;
-  /// Likewise for tensor parameters of unknown device: the model drops the finding when every call
-  /// in the project passes host tensors (model/TUSummary.h paramKey).
-  std::vector<const clang::ParmVarDecl *> HostIfParams;
+  /// Set by a check whose finding holds only if the tensor can live on a device where its TU
+  /// cannot tell (a sync on `data_.images[i]`, on a parameter no call here tells about, on what a
+  /// function of another file returns): the project model drops the finding when the project
+  /// yields only host tensors for each of these (analysis/DeviceProvenance.h deviceIfHost,
+  /// checkbase/TorchCheck.cpp report(), model/HotBasis.h).
+  HostAssumptions HostIf;
   /// Set by a check whose finding matters only for a program that runs on CUDA, in a TU that does
   /// not use CUDA itself (a model's .cpp; main() picks the device): the project model keeps the
   /// finding only if some TU of the project uses CUDA.

@@ -15,6 +15,13 @@ namespace torchlint {
 
 namespace {
 
+/// A whole container of tensors named as a value (`w`, `std::move(other.boxes_)`, a field, a
+/// parameter): a copy of it or an assignment from it holds its elements. Null otherwise.
+const Expr *wholeContainer(const Expr *E) {
+  E = stripMoves(E);
+  return E && isa<DeclRefExpr, MemberExpr>(E) && isTensorContainerType(E->getType()) ? E : nullptr;
+}
+
 class RefFinder : public RecursiveASTVisitor<RefFinder> {
 public:
   /// Elements: VD is a container of tensors, and what is asked is the values put into it
@@ -98,6 +105,12 @@ private:
           if (Op->getNumArgs() >= 1 && Op->getArg(0)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
               Op->getOperator() == OO_Subscript)
             return classify(Op, false);
+          if (Op->getNumArgs() == 2 && Op->getOperator() == OO_Equal &&
+              Op->getArg(0)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts())
+            if (const Expr *W = wholeContainer(Op->getArg(1))) {
+              Out.Values.push_back(W); // `v = std::move(w)`: w's elements
+              return;
+            }
           if (Op->getNumArgs() >= 1 && Op->getArg(0)->IgnoreParenImpCasts() == E->IgnoreParenImpCasts())
             return escape();
           checkArgument(Op, E);
@@ -229,6 +242,10 @@ private:
       escape();
       return;
     }
+    // std::move(t): its value goes elsewhere, t gets no new one (a reassignment later is seen).
+    if (FD->isInStdNamespace() && FD->getDeclName().isIdentifier() && FD->getName() == "move" &&
+        C->getNumArgs() == 1)
+      return;
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
       if (C->getArg(I)->IgnoreParenImpCasts() != E->IgnoreParenImpCasts())
@@ -287,6 +304,9 @@ private:
 /// The values of every local variable asked about in a TU.
 struct ValuesCache {
   llvm::DenseMap<const VarDecl *, VarValues> Map;
+};
+struct RangeCache {
+  llvm::DenseMap<const VarDecl *, const Expr *> Map;
 };
 struct ElementsCache {
   llvm::DenseMap<const VarDecl *, VarValues> Map;
@@ -378,7 +398,11 @@ private:
         V.Values.push_back(Init);
       return;
     }
-    if (!initialElements(Init, V.Values))
+    if (initialElements(Init, V.Values))
+      return;
+    if (const Expr *W = wholeContainer(Init))
+      V.Values.push_back(W); // `boxes_(std::move(boxes))`: the elements of boxes
+    else
       V.Known = false; // not followed
   }
   /// FD's entry: known (every write followed) until a write is not; written (it is a field).
@@ -448,6 +472,36 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
     V.Written = true;
   }
   return Cache[VD] = std::move(V);
+}
+
+const Expr *rangeOfLoopVariable(const VarDecl *VD, ASTContext &Ctx) {
+  llvm::DenseMap<const VarDecl *, const Expr *> &Cache = perTU<RangeCache>(Ctx).Map;
+  if (auto It = Cache.find(VD); It != Cache.end())
+    return It->second;
+  auto Find = [&]() -> const Expr * {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
+    if (!FD || !FD->getBody() || isa<ParmVarDecl>(VD))
+      return nullptr;
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl *VD = nullptr;
+      const CXXForRangeStmt *Found = nullptr;
+      bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+        if (S->getLoopVariable() == VD)
+          Found = S;
+        return !Found;
+      }
+    } F;
+    F.VD = VD;
+    F.TraverseStmt(FD->getBody());
+    if (!F.Found || !F.Found->getRangeInit() || !F.Found->getBody())
+      return nullptr;
+    VarValues Writes;
+    RefFinder R(VD, Ctx, Writes);
+    R.TraverseStmt(const_cast<Stmt *>(F.Found->getBody()));
+    return R.Escaped || !Writes.Values.empty() ? nullptr : F.Found->getRangeInit();
+  };
+  const Expr *Range = Find();
+  return Cache[VD] = Range;
 }
 
 const VarValues &elementsOf(const VarDecl *VD, ASTContext &Ctx) {

@@ -31,6 +31,11 @@ struct VarValues {
 /// The values local variable VD can hold (cached per variable for the TU).
 const VarValues &valuesOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 
+/// The range of a range-for loop variable that the loop never reassigns and that never escapes
+/// (`for (const auto &t : v)`, `for (auto t : v)`): each iteration holds one element of it (the
+/// range as written, e.g. `v`, `images_`). Null for any other variable.
+const clang::Expr *rangeOfLoopVariable(const clang::VarDecl *VD, clang::ASTContext &Ctx);
+
 /// The tensors put into a local container of tensors (std::vector<Tensor>): its braced
 /// initializer, every push_back(x) / emplace_back(x) and `v[i] = x`. Known is false when the
 /// container escapes (passed by non-const reference, a non-const range-for, assigned as a whole,

@@ -2,6 +2,7 @@
 #include "analysis/HotCode.h"
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
+#include "core/AstWalk.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -42,15 +43,6 @@ void collectRefs(const ValueDecl *D, const Stmt *S, std::vector<const DeclRefExp
       Out.push_back(DRE);
   for (const Stmt *C : S->children())
     collectRefs(D, C, Out);
-}
-
-void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {
-  if (!S || isa<LambdaExpr>(S))
-    return;
-  if (const auto *R = dyn_cast<ReturnStmt>(S))
-    Out.push_back(R);
-  for (const Stmt *C : S->children())
-    collectReturns(C, Out);
 }
 
 const FunctionDecl *functionOf(const VarDecl *VD) {
@@ -176,8 +168,7 @@ OptionValue resolveReturns(const CallExpr *C, const FunctionDecl *Def, const Fra
                            ASTContext & /*Ctx*/, llvm::function_ref<OptionValue(const Expr *, const Frame *)> Fn) {
   if (Depth >= MaxDepth)
     return OptionValue{};
-  std::vector<const ReturnStmt *> Rets;
-  collectReturns(Def->getBody(), Rets);
+  auto Rets = returnsOf(Def->getBody());
   Frame Inner{C, Def, F};
   std::vector<OptionValue> Vs;
   for (const ReturnStmt *R : Rets) {
@@ -372,8 +363,7 @@ ModuleOrigin resolveMod(const Expr *E, llvm::StringRef Name, const Frame *F, uns
     const FunctionDecl *Def = helperOf(C);
     if (!Def || Def->getReturnType()->isReferenceType() || Depth >= MaxDepth)
       return O;
-    std::vector<const ReturnStmt *> Rets;
-    collectReturns(Def->getBody(), Rets);
+    auto Rets = returnsOf(Def->getBody());
     if (Rets.size() != 1 || !Rets[0]->getRetValue())
       return O;
     Frame Inner{C, Def, F};

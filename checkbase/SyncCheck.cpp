@@ -64,15 +64,13 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     S.Device = deviceOf(Tensor, Ctx);
     if (S.Device == DeviceKind::CPU)
       return std::nullopt;
-    // On the host if the fields it reads are: the project model decides (HotContext::HostIfFields).
-    // Likewise the parameters that no call in this TU tells about (HotContext::HostIfParams).
-    llvm::SmallVector<const FieldDecl *, 2> Fields;
-    llvm::SmallVector<const ParmVarDecl *, 2> Params;
-    if (S.Device == DeviceKind::Unknown &&
-        deviceIfFieldsOnHost(Tensor, Ctx, Fields, projectMode() ? &Params : nullptr) == DeviceKind::CPU) {
-      S.Hot.HostIfFields.assign(Fields.begin(), Fields.end());
-      S.Hot.HostIfParams.assign(Params.begin(), Params.end());
-    }
+    // On the host if the fields it reads are: the project model decides (HotContext::HostIf).
+    // Likewise the parameters that no call in this TU tells about, and what functions of other
+    // files return.
+    HostAssumptions If;
+    If.AcrossFiles = projectMode();
+    if (S.Device == DeviceKind::Unknown && deviceIfHost(Tensor, Ctx, If) == DeviceKind::CPU)
+      S.Hot.HostIf = std::move(If);
   }
   // With the project model, rarity through calls is decided over every file's calls (a helper
   // called only in a logging branch here may run on every step from another file): this TU says

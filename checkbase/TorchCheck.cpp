@@ -256,12 +256,7 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
     B.Why = H.Why;
     B.IfProjectUsesCUDA = H.IfProjectUsesCUDA;
     B.InLoop = B.K == model::HotBasis::Loop || H.InLoop;
-    for (const clang::FieldDecl *FD : H.HostIfFields)
-      if (std::string U = model::usrOf(FD); !U.empty())
-        B.HostIfFields.push_back(U);
-    for (const clang::ParmVarDecl *PV : H.HostIfParams)
-      if (std::string U = model::paramKey(PV); !U.empty())
-        B.HostIfFields.push_back(U);
+    B.HostIfFields = model::hostKeys(H.HostIf);
     for (const clang::NamedDecl *D : H.IfWidenedHost)
       if (std::string U = model::usrOf(D); !U.empty())
         B.IfWidenedHost.push_back(U);

@@ -3,6 +3,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 
 namespace torchlint {
@@ -16,6 +17,25 @@ template <class F> void forEachCall(const clang::Stmt *S, F &&Fn) {
     Fn(C);
   for (const clang::Stmt *Ch : S->children())
     forEachCall(Ch, Fn);
+}
+
+/// The return statements of a function body S, not those of the lambdas or local classes in it.
+inline void collectReturns(const clang::Stmt *S, llvm::SmallVectorImpl<const clang::ReturnStmt *> &Out) {
+  if (!S || llvm::isa<clang::LambdaExpr>(S))
+    return;
+  if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
+    for (const clang::Decl *D : DS->decls())
+      if (llvm::isa<clang::CXXRecordDecl>(D))
+        return;
+  if (const auto *R = llvm::dyn_cast<clang::ReturnStmt>(S))
+    Out.push_back(R);
+  for (const clang::Stmt *C : S->children())
+    collectReturns(C, Out);
+}
+inline llvm::SmallVector<const clang::ReturnStmt *, 4> returnsOf(const clang::Stmt *Body) {
+  llvm::SmallVector<const clang::ReturnStmt *, 4> Out;
+  collectReturns(Body, Out);
+  return Out;
 }
 
 /// True when S (or a statement inside it) declares a variable or other entity named Name

@@ -23,8 +23,9 @@ struct HotBasis {
   std::string File; // the loop's (Loop)
   unsigned Line = 0, Column = 0;
   std::string Why; // this TU's reason (Loop, Function)
-  /// USRs of fields: the finding holds only if one of them can hold a device tensor
-  /// (HotContext::HostIfFields); the model drops it when every write of each stores host tensors.
+  /// Keys of fields, parameters and return values (TUSummary.h hostKeys): the finding holds only if
+  /// one of them can hold a device tensor (HotContext::HostIf); the model drops it when every
+  /// write of each stores host tensors.
   std::vector<std::string> HostIfFields;
   /// The finding holds only if the program uses CUDA (HotContext::IfProjectUsesCUDA).
   bool IfProjectUsesCUDA = false;

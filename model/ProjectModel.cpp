@@ -124,13 +124,35 @@ void ProjectModel::finish() {
   std::stable_sort(Pending.begin(), Pending.end(),
                    [](const TUSummary &A, const TUSummary &B) { return A.MainFile < B.MainFile; });
   std::set<std::string> ReportedTwice;
-  // Where each field's tensors live: host only if every TU that writes it stores host tensors.
+  // Where each field's tensors live (and each parameter's, each function's return values): host
+  // only if every TU that writes it stores host tensors, and every key such a write rests on is
+  // host in turn. A cycle of keys with no other source holds no tensor from anywhere else: host
+  // (the largest solution; a device source anywhere in the cycle makes all of it unknown).
+  std::map<std::string, std::set<std::string>> IfHost;
   for (const TUSummary &S : Pending) {
     UsesCUDA |= S.UsesCUDA;
     for (const FieldFacts &F : S.Fields) {
       auto [It, New] = FieldDevices.try_emplace(F.USR, F.Device);
       if (!New && It->second != F.Device)
         It->second = FieldDevice::Unknown;
+      if (F.Device == FieldDevice::Host)
+        IfHost[F.USR].insert(F.IfHost.begin(), F.IfHost.end());
+    }
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[U, Keys] : IfHost) {
+      FieldDevice &D = FieldDevices[U];
+      if (D != FieldDevice::Host)
+        continue;
+      for (const std::string &K : Keys) {
+        auto It = FieldDevices.find(K);
+        if (It == FieldDevices.end() || It->second != FieldDevice::Host) {
+          D = FieldDevice::Unknown;
+          Changed = true;
+          break;
+        }
+      }
     }
   }
   // Tensor flows: a function's (its definition, or an inline one seen in several TUs) and a

@@ -171,7 +171,8 @@ private:
   std::set<LoopRef> StepLoops;
   std::map<std::tuple<std::string, unsigned, unsigned>, LoopRef> LoopAt; // file, line, col
   std::map<std::string, Hot> HotFunctions;
-  std::map<std::string, FieldDevice> FieldDevices; // field USR -> where every TU's writes put it
+  // Field USR, paramKey, returnKey -> where every TU's writes put it (host-if chains resolved).
+  std::map<std::string, FieldDevice> FieldDevices;
   std::map<std::string, TensorFlow> Flows;          // function or field USR -> its sources in every TU
   std::map<std::string, Widening> WidenedHost;      // the flows that are widened host tensors
   void decideWidenedHost();

@@ -8,6 +8,7 @@
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
 #include "analysis/TUFacts.h"
+#include "core/AstWalk.h"
 #include "core/Recovery.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/DeclCXX.h"
@@ -139,6 +140,48 @@ FieldDevice fieldDeviceOf(DeviceKind K) {
   return K == DeviceKind::CPU ? FieldDevice::Host : K == DeviceKind::Accelerator ? FieldDevice::Device : FieldDevice::Unknown;
 }
 
+/// The writes of one key (a field's values, a parameter's arguments, a function's return values)
+/// merged into one FieldFacts: its device, and for a host answer that rests on other keys
+/// (HostAssumptions), those keys.
+class WriteMerger {
+public:
+  WriteMerger(ASTContext &Ctx, FieldFacts &F, const FieldDecl *Self = nullptr) : Ctx(Ctx), F(F), Self(Self) {}
+
+  /// Adds one value written; a value that holds no tensor (an empty list) adds nothing.
+  void add(const Expr *E) {
+    std::optional<DeviceKind> K = deviceOfStored(E, Self, Ctx);
+    if (!K)
+      return;
+    std::vector<std::string> Keys;
+    if (*K == DeviceKind::Unknown) {
+      HostAssumptions If;
+      If.AcrossFiles = true;
+      if (deviceOfStored(E, Self, Ctx, &If) == DeviceKind::CPU) {
+        K = DeviceKind::CPU;
+        Keys = hostKeys(If);
+      }
+    }
+    addDevice(fieldDeviceOf(*K), Keys);
+  }
+  void addDevice(FieldDevice D, const std::vector<std::string> &Keys = {}) {
+    F.Device = !Any || F.Device == D ? D : FieldDevice::Unknown;
+    Any = true;
+    for (const std::string &U : Keys)
+      if (!llvm::is_contained(F.IfHost, U))
+        F.IfHost.push_back(U);
+    if (F.Device != FieldDevice::Host)
+      F.IfHost.clear();
+  }
+  /// Whether any value holding tensors was added.
+  bool any() const { return Any; }
+
+private:
+  ASTContext &Ctx;
+  FieldFacts &F;
+  const FieldDecl *Self;
+  bool Any = false;
+};
+
 class SummaryBuilder : public LoopTraversal<SummaryBuilder> {
 public:
   SummaryBuilder(ASTContext &Ctx, TUSummary &Out) : Ctx(Ctx), SM(Ctx.getSourceManager()), Out(Out) {}
@@ -158,6 +201,7 @@ public:
       return RecursiveASTVisitor::TraverseDecl(D);
     size_t Index = beginFunction(FD);
     noteReturnFlow(FD, Out.Functions[Index]);
+    noteReturnDevices(FD);
     Frames.push_back({Index, {}, 0});
     bool R = RecursiveASTVisitor::TraverseDecl(D);
     Frames.pop_back();
@@ -237,20 +281,20 @@ public:
         if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
           Virtual = !ME->hasQualifier();
     addCall(usrOf(Callee), C, Virtual);
-    addArgumentDevices(Callee, C);
+    unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    addArgumentDevices(Callee, llvm::ArrayRef(C->getArgs(), C->getNumArgs()).drop_front(Shift));
     return true;
   }
 
-  /// Each tensor argument of a call of a user function, as a write of its parameter
-  /// (paramKey): where the project's calls put a parameter (DeviceProvenance.h
-  /// deviceIfFieldsOnHost's Params).
-  void addArgumentDevices(const FunctionDecl *Callee, const CallExpr *C) {
-    unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-    for (unsigned I = 0; I < Callee->getNumParams() && I + Shift < C->getNumArgs(); ++I) {
+  /// Each tensor argument (or container of tensors) of a call of a user function or constructor,
+  /// as a write of its parameter (paramKey): where the project's calls put a parameter
+  /// (DeviceProvenance.h HostAssumptions::Params).
+  void addArgumentDevices(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
+    for (unsigned I = 0; I < Callee->getNumParams() && I < Args.size(); ++I) {
       const ParmVarDecl *PV = Callee->getParamDecl(I);
       if (!deviceFollowsCallSites(PV, Ctx, /*Body=*/false))
         continue;
-      const Expr *Arg = C->getArg(I + Shift);
+      const Expr *Arg = Args[I];
       if (isa<CXXDefaultArgExpr>(Arg))
         continue;
       Arg = stripCopies(Arg); // a parameter taken by value: the copy constructor's argument
@@ -258,9 +302,30 @@ public:
                    FieldDevice::Unknown};
       if (F.USR.empty())
         continue;
-      F.Device = fieldDeviceOf(deviceOf(Arg, Ctx));
-      Out.Fields.push_back(std::move(F));
+      WriteMerger W(Ctx, F);
+      W.add(Arg);
+      if (W.any())
+        Out.Fields.push_back(std::move(F));
     }
+  }
+
+  /// The return values of a user function that returns a tensor by value, as writes of its
+  /// returnKey: a call of it in another TU lives where they do.
+  void noteReturnDevices(const FunctionDecl *FD) {
+    if (!returnFollowsDefinition(FD) || FD->isDependentContext())
+      return;
+    FieldFacts F{returnKey(FD), FD->getQualifiedNameAsString() + "()", FieldDevice::Unknown};
+    if (F.USR.empty())
+      return;
+    WriteMerger W(Ctx, F);
+    for (const ReturnStmt *R : returnsOf(FD->getBody())) {
+      if (R->getRetValue())
+        W.add(R->getRetValue());
+      else
+        W.addDevice(FieldDevice::Unknown);
+    }
+    if (W.any())
+      Out.Fields.push_back(std::move(F));
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
@@ -271,6 +336,7 @@ public:
     if (isLibraryLocation(SM, C->getConstructor()->getLocation()))
       return true;
     addCall(usrOf(C->getConstructor()), C, false);
+    addArgumentDevices(C->getConstructor(), llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
     return true;
   }
 
@@ -570,6 +636,24 @@ std::string paramKey(const FunctionDecl *FD, unsigned Index) {
   return U.empty() ? U : U + "#param" + std::to_string(Index);
 }
 
+std::string returnKey(const FunctionDecl *FD) {
+  std::string U = usrOf(FD);
+  return U.empty() ? U : U + "#return";
+}
+
+std::vector<std::string> hostKeys(const HostAssumptions &If) {
+  // A key without a USR can never be confirmed: "?" is no key of the model.
+  auto Key = [](std::string U) { return U.empty() ? std::string("?") : U; };
+  std::vector<std::string> Out;
+  for (const FieldDecl *FD : If.Fields)
+    Out.push_back(Key(usrOf(FD)));
+  for (const ParmVarDecl *PV : If.Params)
+    Out.push_back(Key(paramKey(PV)));
+  for (const FunctionDecl *FD : If.Returns)
+    Out.push_back(Key(returnKey(FD)));
+  return Out;
+}
+
 std::string paramKey(const ParmVarDecl *PV) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PV ? PV->getDeclContext() : nullptr);
   return FD ? paramKey(FD, PV->getFunctionScopeIndex()) : "";
@@ -626,13 +710,11 @@ TUSummary buildTUSummary(ASTContext &Ctx) {
     if (F.USR.empty())
       continue;
     if (V.Known) {
-      std::optional<DeviceKind> All;
+      WriteMerger W(Ctx, F, FD);
       for (const Expr *E : V.Values)
-        if (std::optional<DeviceKind> K = deviceOfStored(E, FD, Ctx))
-          All = !All || *All == *K ? *K : DeviceKind::Unknown;
-      if (!All)
+        W.add(E);
+      if (!W.any())
         continue;
-      F.Device = fieldDeviceOf(*All);
     }
     S.Fields.push_back(std::move(F));
   }
@@ -736,8 +818,12 @@ llvm::json::Value toJson(const TUSummary &S) {
     Mods.push_back(
         Object{{"usr", M.USR}, {"name", M.Name}, {"file", M.File}, {"line", M.Line}, {"conv", M.HasConvolution}});
   Array Fields;
-  for (const FieldFacts &F : S.Fields)
-    Fields.push_back(Object{{"usr", F.USR}, {"name", F.Name}, {"device", fieldDeviceName(F.Device)}});
+  for (const FieldFacts &F : S.Fields) {
+    Object FO{{"usr", F.USR}, {"name", F.Name}, {"device", fieldDeviceName(F.Device)}};
+    if (!F.IfHost.empty())
+      FO["if_host"] = strings(F.IfHost);
+    Fields.push_back(std::move(FO));
+  }
   Array Flows;
   for (const TensorFlow &F : S.Flows) {
     Array Sources;
@@ -925,8 +1011,13 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
     for (const llvm::json::Value &FV : *A)
       if (const auto *FO = FV.getAsObject()) {
         llvm::StringRef D = FO->getString("device").value_or("");
-        S.Fields.push_back({R.str(*FO, "usr"), FO->getString("name").value_or("").str(),
-                            D == "host" ? FieldDevice::Host : D == "device" ? FieldDevice::Device : FieldDevice::Unknown});
+        FieldFacts F{R.str(*FO, "usr"), FO->getString("name").value_or("").str(),
+                     D == "host" ? FieldDevice::Host : D == "device" ? FieldDevice::Device : FieldDevice::Unknown};
+        if (const auto *IA = FO->getArray("if_host"))
+          for (const llvm::json::Value &U : *IA)
+            if (auto S2 = U.getAsString())
+              F.IfHost.push_back(S2->str());
+        S.Fields.push_back(std::move(F));
       }
   if (const auto *A = O->getArray("flows"))
     for (const llvm::json::Value &FV : *A) {

@@ -9,8 +9,9 @@
 // (the merge resolves virtual calls across TUs through them), the loops of each function, the
 // step calls (a module's forward(), backward(), an optimizer's step(), a loss) each function makes
 // directly, module facts (module classes holding convolutions, where forward() is defined), and
-// where the tensors it stores into fields live (a loader's `images_` filled with host tensors), and
-// where the tensors that its functions return and its fields hold come from (tensor flows: a
+// where the tensors it stores into fields, passes to parameters and returns live (a loader's
+// `images_` filled with host tensors; "host if" other fields, parameters and return values are),
+// and where the tensors that its functions return and its fields hold come from (tensor flows: a
 // uint8 image widened to float32 on the host in imageToTensor(), returned by Camera::getImage()).
 // A summary is built from the AST once per TU (buildTUSummary), is plain data, and is serialized to
 // JSON with a format version (toJson / fromJson); ProjectModel.h merges the summaries and decides
@@ -34,14 +35,16 @@ class SourceManager;
 
 namespace torchlint {
 struct TensorOrigin;
+struct HostAssumptions;
 } // namespace torchlint
 
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 5; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 6; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
-                                 // 5: the devices of tensor arguments at calls (paramKey)
+                                 // 5: the devices of tensor arguments at calls (paramKey);
+                                 // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost)
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -106,9 +109,15 @@ enum class FieldDevice { Host, Device, Unknown };
 
 const char *fieldDeviceName(FieldDevice D);
 
+/// One TU's writes of a field, a parameter (paramKey) or a function's return values (returnKey).
 struct FieldFacts {
   std::string USR, Name; // Name: "Dataset::images_"
   FieldDevice Device = FieldDevice::Unknown;
+  /// With Device Host: host only if each of these (fields, parameters, return values: keys of
+  /// FieldFacts) is host in the whole project (analysis/DeviceProvenance.h HostAssumptions). The
+  /// model resolves chains and cycles of them (a field filled from a constructor's parameter that
+  /// every caller fills from the field itself).
+  std::vector<std::string> IfHost;
 };
 
 /// One origin of the tensors a function returns or a field holds (analysis/HostWidening.h
@@ -184,6 +193,12 @@ std::string usrOf(const clang::Decl *D);
 /// device. Empty when the function has no USR.
 std::string paramKey(const clang::ParmVarDecl *PV);
 std::string paramKey(const clang::FunctionDecl *FD, unsigned Index);
+/// A user function's return values, kept beside fields: "<the function's USR>#return"; each
+/// return statement of its definition is one write (analysis/DeviceProvenance.h
+/// returnFollowsDefinition).
+std::string returnKey(const clang::FunctionDecl *FD);
+/// The keys of what a host answer rests on (fields: their USR; paramKey; returnKey).
+std::vector<std::string> hostKeys(const HostAssumptions &If);
 
 /// The summary of the TU of Ctx: its user code (library code is skipped, as analysis/HotCode.h
 /// does), within the AST traversal scope that is set.

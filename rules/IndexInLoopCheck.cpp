@@ -250,6 +250,7 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
   std::vector<std::pair<const Expr *, std::vector<const Expr *>>> Indexing;
   collectIndexing(Body, Indexing);
   const Expr *First = nullptr, *FirstTensor = nullptr;
+  std::vector<const Expr *> Indexed;
   for (const auto &[E, Args] : Indexing) {
     const Expr *Tensor = nullptr;
     indexArgs(E, Tensor);
@@ -265,6 +266,7 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
     // `t[i][j]`: the outer indexing is the one reported.
     if (First && First->getSourceRange().fullyContains(E->getSourceRange()))
       continue;
+    Indexed.push_back(Tensor);
     if (!First) {
       First = E;
       FirstTensor = Tensor;
@@ -278,6 +280,7 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
   F.Tensor = FirstTensor;
   F.Bound = writtenText(Bound, Ctx);
   F.TensorDim = isTensorDimension(Bound);
+  F.Indexed = std::move(Indexed);
   Result = F;
   return Result;
 }
@@ -302,6 +305,12 @@ void IndexInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   auto Hot = hotContext(Loop, Ctx);
   if (!Hot)
     return;
+  // Host tensors that only the project can place (fields, parameters, other files' functions):
+  // the project model drops the finding when every tensor indexed is on the host.
+  HostAssumptions If;
+  If.AcrossFiles = projectMode();
+  if (llvm::all_of(F->Indexed, [&](const Expr *T) { return deviceIfHost(T, Ctx, If) == DeviceKind::CPU; }))
+    Hot->HostIf = std::move(If);
   std::string Tensor = writtenText(F->Tensor, Ctx);
   // `t[i]` as written; a method call as `t.index_put_(...)`.
   std::string Access = writtenText(F->Index, Ctx);

@@ -21,6 +21,8 @@ public:
     const clang::Expr *Tensor = nullptr;
     std::string Bound;      ///< "x.size(0)", "n", "" when written otherwise
     bool TensorDim = false; ///< the trip count is a tensor's dimension
+    /// Every tensor the loop indexes by the loop variable that is not provably on the host.
+    std::vector<const clang::Expr *> Indexed;
   };
 
 private:

@@ -39,6 +39,19 @@ const Expr *stripCopies(const Expr *E) {
   return E;
 }
 
+const Expr *stripMoves(const Expr *E) {
+  while (E) {
+    E = stripCopies(E);
+    const auto *C = dyn_cast<CallExpr>(E);
+    const auto *FD = C ? C->getDirectCallee() : nullptr;
+    if (!FD || C->getNumArgs() != 1 || !FD->isInStdNamespace() || !FD->getDeclName().isIdentifier() ||
+        FD->getName() != "move")
+      return E;
+    E = C->getArg(0);
+  }
+  return E;
+}
+
 const Expr *stripToWritten(const Expr *E) {
   while (E) {
     const Expr *N = E->IgnoreImplicit()->IgnoreParens();

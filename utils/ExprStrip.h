@@ -4,6 +4,7 @@
 //    (materialisation, binding, cleanups, constant-expression wrappers);
 //  - stripCopies: that, plus copies and moves of the value (a copy or move constructor, a
 //    functional cast that only converts): `torch::Tensor t = f(x);` initialiser -> `f(x)`;
+//  - stripMoves: that, plus `std::move(x)` (x's value, handed on): `v_(std::move(v))` -> `v`;
 //  - stripToWritten: what the user wrote where C++ converts implicitly (a one-argument
 //    converting construction the user did not spell as `T(x)`): `Device d = "cuda";` -> "cuda";
 //  - bracedList: the braced list an argument was written as where C++ makes an initializer_list
@@ -19,6 +20,7 @@ namespace torchlint {
 
 const clang::Expr *stripTemporaries(const clang::Expr *E);
 const clang::Expr *stripCopies(const clang::Expr *E);
+const clang::Expr *stripMoves(const clang::Expr *E);
 const clang::Expr *stripToWritten(const clang::Expr *E);
 /// The braced list Arg was written as (through the std::initializer_list C++ makes of it and a
 /// one-argument construction from that: c10::ArrayRef<TensorIndex>); null when it is not one.

@@ -64,6 +64,15 @@ TEST(ExprStrip, StripTemporariesKeepsTheCopyConstructor) {
   EXPECT_TRUE(is<DeclRefExpr>(stripCopies(U)));
 }
 
+TEST(ExprStrip, StripMovesReachesTheMovedVariable) {
+  auto AST = parse("void g(at::Tensor arg) { at::Tensor moved = std::move(arg); at::Tensor kept = arg; }\n");
+  const Expr *M = initOf(*AST, "moved");
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(is<CallExpr>(stripCopies(M))) << "stripCopies keeps std::move";
+  EXPECT_TRUE(is<DeclRefExpr>(stripMoves(M)));
+  EXPECT_TRUE(is<DeclRefExpr>(stripMoves(initOf(*AST, "kept"))));
+}
+
 TEST(ExprStrip, StripCopiesKeepsAConvertingConstruction) {
   // Device from a string is a conversion, not a copy: the construction stays.
   auto AST = parse("void g() { c10::Device dev_cast = c10::Device(\"cuda\"); }\n");
