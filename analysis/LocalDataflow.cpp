@@ -73,10 +73,16 @@ private:
     while (true) {
       const Stmt *PS = HC.parentOf(E);
       if (const auto *RF = dyn_cast_or_null<CXXForRangeStmt>(PS); RF && Container) {
-        // `for (auto &t : v) t = t.cuda();` writes the elements.
+        // `for (auto &t : v) t = t.cuda();` writes the elements; `for (auto &t : v) s += t[0];`
+        // only reads them (a loop variable that the body never reassigns and that never escapes).
         if (RF->getRangeInit() && RF->getRangeInit()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
-            nonConstRef(RF->getLoopVariable()->getType()))
-          escape();
+            nonConstRef(RF->getLoopVariable()->getType())) {
+          VarValues Writes;
+          RefFinder R(RF->getLoopVariable(), Ctx, Writes, Depth);
+          R.TraverseStmt(const_cast<Stmt *>(RF->getBody()));
+          if (R.Escaped || !Writes.Values.empty() || !RF->getBody())
+            escape();
+        }
         return;
       }
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(PS)) {

@@ -37,16 +37,20 @@ const VarValues &valuesOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 const clang::Expr *rangeOfLoopVariable(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 
 /// The tensors put into a local container of tensors (std::vector<Tensor>): its braced
-/// initializer, every push_back(x) / emplace_back(x) and `v[i] = x`. Known is false when the
-/// container escapes (passed by non-const reference, a non-const range-for, assigned as a whole,
-/// insert()) or is not a local of a container type.
+/// initializer, every push_back(x) / emplace_back(x) and `v[i] = x`; a whole container it is
+/// assigned from (`v = std::move(w)`: the value is `w`, whose elements it holds). Known is false
+/// when the container escapes (passed by non-const reference, a non-const range-for whose variable
+/// the body reassigns or lets escape, assigned from anything else, insert()) or is not a local of
+/// a container type.
 const VarValues &elementsOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 
 /// Every tensor field and field holding a container of tensors (or a map to tensors) that the
 /// user code of the TU (within the traversal scope) writes, with what it writes: assignments,
 /// constructor initializers, in-class initializers, aggregate initialization, and for containers
-/// the elements put in (`v.push_back(x)`, `m[k] = x`). Known is false for a field written in a way not followed (by non-const
-/// reference, its address taken, a container assigned as a whole).
+/// the elements put in (`v.push_back(x)`, `m[k] = x`) or a whole container copied or moved in
+/// (`boxes_(std::move(boxes))`: the value is `boxes`). Known is false for a field written in a way
+/// not followed (by non-const reference, its address taken, a container assigned from anything
+/// else).
 const llvm::DenseMap<const clang::FieldDecl *, VarValues> &fieldWritesOf(clang::ASTContext &Ctx);
 
 } // namespace torchlint

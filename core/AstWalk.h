@@ -38,6 +38,25 @@ inline llvm::SmallVector<const clang::ReturnStmt *, 4> returnsOf(const clang::St
   return Out;
 }
 
+/// True when S (S itself included; S may be null) names D: a reference to the variable or function
+/// D, or for a field a member access to it. Skip(const Stmt *) returning true leaves a subtree out
+/// (AutogradHistory: what sits inside a `.detach()`).
+template <class F> bool refersTo(const clang::Stmt *S, const clang::ValueDecl *D, F &&Skip) {
+  if (!S || Skip(S))
+    return false;
+  if (const auto *DRE = llvm::dyn_cast<clang::DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+    return true;
+  if (const auto *ME = llvm::dyn_cast<clang::MemberExpr>(S); ME && ME->getMemberDecl() == D)
+    return true;
+  for (const clang::Stmt *C : S->children())
+    if (refersTo(C, D, Skip))
+      return true;
+  return false;
+}
+inline bool refersTo(const clang::Stmt *S, const clang::ValueDecl *D) {
+  return refersTo(S, D, [](const clang::Stmt *) { return false; });
+}
+
 /// True when S (or a statement inside it) declares a variable or other entity named Name
 /// (`torch::NoGradGuard no_grad;` declares "no_grad"): the guard a fix-it would insert is there.
 inline bool declaresName(const clang::Stmt *S, llvm::StringRef Name) {

@@ -530,18 +530,26 @@ std::string pythonlessTorchExtensionNotice(llvm::StringRef File) {
 
 std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm::StringRef Directory) {
   std::vector<std::string> Dirs;
+  std::string Prefix; // -iprefix: what -iwithprefix and -iwithprefixbefore put before their folder
   for (size_t I = 1; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
-    for (llvm::StringRef Flag : {"-isystem", "-iquote", "-idirafter", "-I", "/I"}) {
+    for (llvm::StringRef Flag : {"-iwithprefixbefore", "-iwithprefix", "-iprefix", "--include-directory", "-isystem",
+                                 "-iquote", "-idirafter", "-I", "/I"}) {
       if (!A.starts_with(Flag))
         continue;
       llvm::StringRef D = A.drop_front(Flag.size());
       if (D.empty() && I + 1 < Args.size())
         D = Args[++I];
       D.consume_front("=");
-      if (D.empty())
+      if (Flag == "-iprefix") {
+        Prefix = D.str();
         break;
-      llvm::SmallString<256> P(D);
+      }
+      // clang joins the prefix and the folder as written (`-iprefix /opt/py/ -iwithprefix include`).
+      std::string Joined = Flag.starts_with("-iwithprefix") ? Prefix + D.str() : D.str();
+      if (Joined.empty())
+        break;
+      llvm::SmallString<256> P(Joined);
       if (llvm::sys::path::is_relative(P)) {
         llvm::SmallString<256> Abs(Directory);
         llvm::sys::path::append(Abs, P);

@@ -208,18 +208,10 @@ bool isTensorDetach(const CXXMethodDecl *MD) {
 /// True when D is referenced in S; with OutsideDetach, not counting references inside a
 /// `.detach()` (whose result has no history of D's).
 bool references(const Stmt *S, const ValueDecl *D, bool OutsideDetach = false) {
-  if (!S)
-    return false;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S); OutsideDetach && MC && isTensorDetach(MC->getMethodDecl()))
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
-    return true;
-  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == D)
-    return true;
-  for (const Stmt *C : S->children())
-    if (references(C, D, OutsideDetach))
-      return true;
-  return false;
+  return refersTo(S, D, [&](const Stmt *X) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
+    return OutsideDetach && MC && isTensorDetach(MC->getMethodDecl());
+  });
 }
 
 /// The accumulated history is wanted: the accumulator (or a local computed from it) is

@@ -1,4 +1,5 @@
 #include "rules/IndexInLoopCheck.h"
+#include "core/AstWalk.h"
 #include "utils/ExprStrip.h"
 #include "analysis/DeviceProvenance.h"
 #include "analysis/NnModules.h"
@@ -29,18 +30,6 @@ bool isBareUse(const Expr *E, const VarDecl *Var) {
     return CE->getNumArgs() == 1 && isBareUse(CE->getArg(0), Var);
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
     return isBareUse(FC->getSubExpr(), Var);
-  return false;
-}
-
-/// True when S mentions Var anywhere.
-bool mentions(const Stmt *S, const VarDecl *Var) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == Var)
-    return true;
-  for (const Stmt *C : S->children())
-    if (mentions(C, Var))
-      return true;
   return false;
 }
 
@@ -140,7 +129,7 @@ bool carriesState(const Stmt *Body, const Stmt *S) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         if (isTensorType(VD->getType()) && !(Body->getSourceRange().fullyContains(VD->getSourceRange())) &&
-            mentions(RHS, VD))
+            refersTo(RHS, VD))
           return true;
   for (const Stmt *C : S->children())
     if (carriesState(Body, C))
@@ -182,6 +171,18 @@ bool usesRaggedElementSize(const Stmt *S, const VarDecl *Var) {
 
 /// True when the body runs a module's forward() or calls a function of the user's (which may do
 /// anything with the row): per-sample model calls and helpers are left alone.
+/// `t[i].item<int>()`, `t.select(0, i).item()`: the element is read to the host. torch-sync-item
+/// reports such a loop once per element read, with the fix for both (one host copy of the whole
+/// tensor, then an accessor: no indexing dispatched either), so the indexing is its finding.
+bool readToHost(const Expr *E, const HotCodeAnalysis &HC) {
+  const Stmt *P = HC.parentOf(E);
+  while (P && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(P))
+    P = HC.parentOf(P);
+  const auto *ME = dyn_cast_or_null<MemberExpr>(P);
+  const auto *MD = ME ? dyn_cast<CXXMethodDecl>(ME->getMemberDecl()) : nullptr;
+  return MD && MD->getDeclName().isIdentifier() && MD->getName() == "item" && isTensorType(ME->getBase()->getType());
+}
+
 bool callsModelOrUserCode(const Stmt *S, const SourceManager &SM) {
   if (!S)
     return false;
@@ -258,10 +259,10 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
     for (const Expr *A : Args) {
       if (isBareUse(A, Var))
         Bare = true;
-      else if (mentions(A, Var))
+      else if (refersTo(A, Var))
         return Result; // `t[i - 1]`, `t[idx[i]]`: a recurrence or a gather, left alone
     }
-    if (!Bare || deviceOf(Tensor, Ctx) == DeviceKind::CPU)
+    if (!Bare || deviceOf(Tensor, Ctx) == DeviceKind::CPU || readToHost(E, HotCodeAnalysis::get(Ctx)))
       continue;
     // `t[i][j]`: the outer indexing is the one reported.
     if (First && First->getSourceRange().fullyContains(E->getSourceRange()))

@@ -877,4 +877,11 @@ TEST(FirstRun, TorchExtensionWithoutPythonHeaders) {
   EXPECT_EQ(1u, Py.linesWith("[torch-sync-item]")) << Py.all();
   EXPECT_EQ(0u, Py.linesWith("read as its C++ part")) << Py.all();
   EXPECT_EQ(0u, Py.linesWith("error")) << Py.all();
+  // The same folder named through -iprefix and -iwithprefixbefore (or -iwithprefix): found too.
+  for (const char *With : {" -iwithprefixbefore py", " -iwithprefix py"}) {
+    Result Prefixed = S.torchlint("--no-cache ops.cpp -- " + S.flags() + " -iprefix " + S.path("") + "/" + With);
+    EXPECT_EQ(1, Prefixed.RC) << Prefixed.all();
+    EXPECT_EQ(0u, Prefixed.linesWith("read as its C++ part")) << With << "\n" << Prefixed.all();
+    EXPECT_EQ(0u, Prefixed.linesWith("error")) << With << "\n" << Prefixed.all();
+  }
 }

@@ -9,10 +9,10 @@ Shapes::Shapes(const std::vector<double> &coords) {
 
 Shapes::Shapes(std::vector<at::Tensor> outlines) : outlines_(std::move(outlines)) {}
 
-Shapes Shapes::crop(double dx) const {
+Shapes Shapes::crop(double dx) {
   std::vector<at::Tensor> cropped;
   at::Tensor p;
-  for (const auto &o : outlines_) {
+  for (auto &o : outlines_) {
     p = o.clone();
     cropped.push_back(p);
   }

@@ -8,7 +8,7 @@
 struct Shapes {
   explicit Shapes(const std::vector<double> &coords);
   explicit Shapes(std::vector<at::Tensor> outlines);
-  Shapes crop(double dx) const;
+  Shapes crop(double dx); // not const: its loop variable is a non-const reference
   Shapes flip() const;
   float perimeter() const;
   std::vector<at::Tensor> outlines_;
