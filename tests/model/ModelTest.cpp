@@ -598,6 +598,57 @@ TEST(ProjectModel, ASyncOnFieldsTheProjectFillsWithHostTensorsIsDropped) {
   EXPECT_TRUE(Cuda.resolve(F));
 }
 
+TEST(ProjectModel, HostIfChainsAndCyclesAreResolvedAcrossTUs) {
+  TUSummary A, B;
+  A.MainFile = "/p/a.cpp";
+  B.MainFile = "/p/b.cpp";
+  A.Functions.push_back({"c:@F@main#", "main", "/p/a.cpp", 1, false, false, {}, {{"/p/a.cpp", 2, 3, -1, false}},
+                         {}, {{StepKind::Backward, 0, 3}}});
+  // A chain: get() returns the field `grid`, filled with host tensors in b.cpp.
+  A.Fields.push_back({"get#return", "get()", FieldDevice::Host, {"grid"}});
+  B.Fields.push_back({"grid", "grid", FieldDevice::Host, {}});
+  // A cycle with a host source: `outlines` holds host tensors and what its constructor's parameter
+  // is given, which every caller builds from `outlines` itself.
+  B.Fields.push_back({"outlines", "outlines", FieldDevice::Host, {}});
+  B.Fields.push_back({"outlines", "outlines", FieldDevice::Host, {"ctor#param0"}});
+  A.Fields.push_back({"ctor#param0", "ctor(p)", FieldDevice::Host, {"outlines"}});
+  // The same cycle with one device source in it: nothing in it is host.
+  B.Fields.push_back({"points", "points", FieldDevice::Host, {"tracks#param0"}});
+  A.Fields.push_back({"tracks#param0", "tracks(p)", FieldDevice::Host, {"points"}});
+  B.Fields.push_back({"tracks#param0", "tracks(p)", FieldDevice::Device, {}});
+  // Resting on a key no TU writes, or on one that cannot be named.
+  A.Fields.push_back({"orphan", "orphan", FieldDevice::Host, {"never"}});
+  A.Fields.push_back({"nameless", "nameless", FieldDevice::Host, {"?"}});
+  ProjectModel M = merged({A, B});
+  HotBasis Basis;
+  Basis.K = HotBasis::Loop;
+  Basis.FunctionUSR = "c:@F@main#";
+  Basis.File = "/p/a.cpp";
+  Basis.Line = 2;
+  Basis.Column = 3;
+  Basis.Why = "in the loop at line 2 of main()";
+  auto Kept = [&](std::vector<std::string> Keys) {
+    Finding F;
+    Basis.HostIfFields = std::move(Keys);
+    F.Message = "item() syncs" + encodeBasis(Basis);
+    return M.resolve(F);
+  };
+  EXPECT_FALSE(Kept({"get#return"}));
+  EXPECT_FALSE(Kept({"outlines"}));
+  EXPECT_FALSE(Kept({"ctor#param0"}));
+  EXPECT_TRUE(Kept({"points"}));
+  EXPECT_TRUE(Kept({"tracks#param0"}));
+  EXPECT_TRUE(Kept({"orphan"}));
+  EXPECT_TRUE(Kept({"nameless"}));
+  // The conditions travel through the summary's JSON.
+  std::string Err;
+  std::optional<TUSummary> Back = fromJson(toJson(A), Err);
+  ASSERT_TRUE(Back) << Err;
+  ASSERT_EQ(A.Fields.size(), Back->Fields.size());
+  for (size_t I = 0; I < A.Fields.size(); ++I)
+    EXPECT_EQ(A.Fields[I].IfHost, Back->Fields[I].IfHost) << A.Fields[I].USR;
+}
+
 TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
   HotBasis B;
   B.K = HotBasis::Loop;
