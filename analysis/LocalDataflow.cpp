@@ -22,6 +22,10 @@ const Expr *wholeContainer(const Expr *E) {
   return E && isa<DeclRefExpr, MemberExpr>(E) && isTensorContainerType(E->getType()) ? E : nullptr;
 }
 
+/// Whether the body of RF never reassigns its loop variable and never lets it escape: each
+/// iteration only reads the element it is given.
+bool loopVariableOnlyRead(const CXXForRangeStmt *RF, ASTContext &Ctx, unsigned Depth = 0);
+
 class RefFinder : public RecursiveASTVisitor<RefFinder> {
 public:
   /// Elements: VD is a container of tensors, and what is asked is the values put into it
@@ -77,10 +81,7 @@ private:
         // only reads them (a loop variable that the body never reassigns and that never escapes).
         if (RF->getRangeInit() && RF->getRangeInit()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
             nonConstRef(RF->getLoopVariable()->getType())) {
-          VarValues Writes;
-          RefFinder R(RF->getLoopVariable(), Ctx, Writes, Depth);
-          R.TraverseStmt(const_cast<Stmt *>(RF->getBody()));
-          if (R.Escaped || !Writes.Values.empty() || !RF->getBody())
+          if (!loopVariableOnlyRead(RF, Ctx, Depth))
             escape();
         }
         return;
@@ -249,8 +250,7 @@ private:
       return;
     }
     // std::move(t): its value goes elsewhere, t gets no new one (a reassignment later is seen).
-    if (FD->isInStdNamespace() && FD->getDeclName().isIdentifier() && FD->getName() == "move" &&
-        C->getNumArgs() == 1)
+    if (stripMoves(C) != C)
       return;
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (unsigned I = Shift; I < C->getNumArgs(); ++I) {
@@ -306,6 +306,15 @@ private:
   unsigned Depth; // out-parameters followed into callees so far
   bool Elements;
 };
+
+bool loopVariableOnlyRead(const CXXForRangeStmt *RF, ASTContext &Ctx, unsigned Depth) {
+  if (!RF->getBody())
+    return false;
+  VarValues Writes;
+  RefFinder R(RF->getLoopVariable(), Ctx, Writes, Depth);
+  R.TraverseStmt(const_cast<Stmt *>(RF->getBody()));
+  return !R.Escaped && Writes.Values.empty();
+}
 
 /// The values of every local variable asked about in a TU.
 struct ValuesCache {
@@ -499,12 +508,9 @@ const Expr *rangeOfLoopVariable(const VarDecl *VD, ASTContext &Ctx) {
     } F;
     F.VD = VD;
     F.TraverseStmt(FD->getBody());
-    if (!F.Found || !F.Found->getRangeInit() || !F.Found->getBody())
+    if (!F.Found || !F.Found->getRangeInit())
       return nullptr;
-    VarValues Writes;
-    RefFinder R(VD, Ctx, Writes);
-    R.TraverseStmt(const_cast<Stmt *>(F.Found->getBody()));
-    return R.Escaped || !Writes.Values.empty() ? nullptr : F.Found->getRangeInit();
+    return loopVariableOnlyRead(F.Found, Ctx) ? F.Found->getRangeInit() : nullptr;
   };
   const Expr *Range = Find();
   return Cache[VD] = Range;

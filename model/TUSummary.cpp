@@ -149,19 +149,14 @@ public:
 
   /// Adds one value written; a value that holds no tensor (an empty list) adds nothing.
   void add(const Expr *E) {
-    std::optional<DeviceKind> K = deviceOfStored(E, Self, Ctx);
+    // One question with the assumptions: a device the TU proves needs none of them (If stays
+    // empty), and a host answer that rests on some lists them.
+    HostAssumptions If;
+    If.AcrossFiles = true;
+    std::optional<DeviceKind> K = deviceOfStored(E, Self, Ctx, &If);
     if (!K)
       return;
-    std::vector<std::string> Keys;
-    if (*K == DeviceKind::Unknown) {
-      HostAssumptions If;
-      If.AcrossFiles = true;
-      if (deviceOfStored(E, Self, Ctx, &If) == DeviceKind::CPU) {
-        K = DeviceKind::CPU;
-        Keys = hostKeys(If);
-      }
-    }
-    addDevice(fieldDeviceOf(*K), Keys);
+    addDevice(fieldDeviceOf(*K), *K == DeviceKind::CPU ? hostKeys(If) : std::vector<std::string>{});
   }
   void addDevice(FieldDevice D, const std::vector<std::string> &Keys = {}) {
     F.Device = !Any || F.Device == D ? D : FieldDevice::Unknown;

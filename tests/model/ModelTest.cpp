@@ -52,6 +52,22 @@ ProjectModel merged(std::vector<TUSummary> Summaries) {
   return M;
 }
 
+/// main() of /p/a.cpp with a step loop at 2:3 (a backward in it), and a finding's basis: that loop.
+Function mainWithStepLoop() {
+  return {"c:@F@main#", "main", "/p/a.cpp", 1, false, false, {}, {{"/p/a.cpp", 2, 3, -1, false}},
+          {}, {{StepKind::Backward, 0, 3}}};
+}
+HotBasis inMainLoop() {
+  HotBasis Basis;
+  Basis.K = HotBasis::Loop;
+  Basis.FunctionUSR = "c:@F@main#";
+  Basis.File = "/p/a.cpp";
+  Basis.Line = 2;
+  Basis.Column = 3;
+  Basis.Why = "in the loop at line 2 of main()";
+  return Basis;
+}
+
 std::string usrNamed(const std::vector<TUSummary> &Ss, const std::string &Name) {
   for (const TUSummary &S : Ss)
     if (const Function *F = find(S, Name))
@@ -562,18 +578,11 @@ TEST(ProjectModel, ASyncOnFieldsTheProjectFillsWithHostTensorsIsDropped) {
   TUSummary A, B;
   A.MainFile = "/p/a.cpp";
   B.MainFile = "/p/b.cpp";
-  A.Functions.push_back({"c:@F@main#", "main", "/p/a.cpp", 1, false, false, {}, {{"/p/a.cpp", 2, 3, -1, false}},
-                         {}, {{StepKind::Backward, 0, 3}}});
+  A.Functions.push_back(mainWithStepLoop());
   A.Fields = {{"c:@S@D@FI@host", "D::host", FieldDevice::Host}, {"c:@S@D@FI@both", "D::both", FieldDevice::Host}};
   B.Fields = {{"c:@S@D@FI@both", "D::both", FieldDevice::Device}};
   ProjectModel M = merged({A, B});
-  HotBasis Basis;
-  Basis.K = HotBasis::Loop;
-  Basis.FunctionUSR = "c:@F@main#";
-  Basis.File = "/p/a.cpp";
-  Basis.Line = 2;
-  Basis.Column = 3;
-  Basis.Why = "in the loop at line 2 of main()";
+  HotBasis Basis = inMainLoop();
   auto Resolve = [&](std::vector<std::string> Fields) {
     Finding F;
     Basis.HostIfFields = std::move(Fields);
@@ -602,8 +611,7 @@ TEST(ProjectModel, HostIfChainsAndCyclesAreResolvedAcrossTUs) {
   TUSummary A, B;
   A.MainFile = "/p/a.cpp";
   B.MainFile = "/p/b.cpp";
-  A.Functions.push_back({"c:@F@main#", "main", "/p/a.cpp", 1, false, false, {}, {{"/p/a.cpp", 2, 3, -1, false}},
-                         {}, {{StepKind::Backward, 0, 3}}});
+  A.Functions.push_back(mainWithStepLoop());
   // A chain: get() returns the field `grid`, filled with host tensors in b.cpp.
   A.Fields.push_back({"get#return", "get()", FieldDevice::Host, {"grid"}});
   B.Fields.push_back({"grid", "grid", FieldDevice::Host, {}});
@@ -620,13 +628,7 @@ TEST(ProjectModel, HostIfChainsAndCyclesAreResolvedAcrossTUs) {
   A.Fields.push_back({"orphan", "orphan", FieldDevice::Host, {"never"}});
   A.Fields.push_back({"nameless", "nameless", FieldDevice::Host, {"?"}});
   ProjectModel M = merged({A, B});
-  HotBasis Basis;
-  Basis.K = HotBasis::Loop;
-  Basis.FunctionUSR = "c:@F@main#";
-  Basis.File = "/p/a.cpp";
-  Basis.Line = 2;
-  Basis.Column = 3;
-  Basis.Why = "in the loop at line 2 of main()";
+  HotBasis Basis = inMainLoop();
   auto Kept = [&](std::vector<std::string> Keys) {
     Finding F;
     Basis.HostIfFields = std::move(Keys);
@@ -840,13 +842,7 @@ TEST(ProjectModel, WidenedHostTensorsAcrossFunctionsAndFieldsIsAFixpoint) {
   EXPECT_EQ("get() (data.cpp)", M.flowName("get"));
 
   // A copy conditional on them: kept with the placeholders filled in, or dropped.
-  HotBasis Basis;
-  Basis.K = HotBasis::Loop;
-  Basis.FunctionUSR = "c:@F@main#";
-  Basis.File = "/p/a.cpp";
-  Basis.Line = 2;
-  Basis.Column = 3;
-  Basis.Why = "in the loop at line 2 of main()";
+  HotBasis Basis = inMainLoop();
   auto Resolve = [&](std::vector<std::string> USRs, std::string *Message = nullptr) {
     Finding F;
     Basis.IfWidenedHost = std::move(USRs);
