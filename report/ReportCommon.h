@@ -51,7 +51,8 @@ struct ProbeResult {
   /// ("counted.syncs_per_step", issue 15); negative when the JSON has no count.
   double BeforeSyncs = -1, AfterSyncs = -1;
 };
-/// Best-evidence probe result per check: a GPU run over a CPU one, then the highest speedup.
+/// Best-evidence probe result per check: the GPU runs over the CPU ones, and of those the run with
+/// the median speedup (the lower middle one), not the highest: one lease's noise is not cited.
 /// Cases that were not equivalent are ignored. Empty when ProbeDir has no results.
 std::map<std::string, ProbeResult> loadProbeResults(llvm::StringRef ProbeDir);
 /// "measured 3.9x faster (12.3 ms -> 3.1 ms per step) on NVIDIA H100 (docs/probe/x.json)", then

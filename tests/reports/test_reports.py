@@ -417,6 +417,31 @@ class Html(Base):
         self.assertIn("+  auto x = torch::rand({8}, torch::TensorOptions().device(torch::kCUDA));", text)
         self.assertIn("3.9x on NVIDIA H100", text)
 
+    def test_probe_speedup_is_the_median_gpu_run(self):
+        # Three GPU runs of the same case and a faster CPU run: the report cites the GPU run with the
+        # median speedup, not the highest (one lease's launch-rate noise) and not the CPU one.
+        src = self.write("m.cpp", "int main() {\n  auto x = torch::rand({8}).cuda();\n}\n")
+        finding = {"check": "torch-create-then-move", "level": "warning", "message": "creates then moves",
+                   "file": src, "line": 2, "column": 12, "notes": [], "fixes": []}
+        inp = self.write("in.json", json.dumps({"tool": "torchlint", "files_analyzed": 1, "findings": [finding], "errors": []}))
+        home = os.path.join(self.dir, "home")
+        os.makedirs(os.path.join(home, "docs", "probe"))
+        for name, device, speedup in [("cpu.json", "cpu", 50.0), ("cuda-a.json", "NVIDIA H100", 1.3),
+                                      ("cuda-b.json", "NVIDIA H200", 1.01), ("cuda-c.json", "NVIDIA H200", 1.1)]:
+            with open(os.path.join(home, "docs", "probe", name), "w") as f:
+                json.dump({"device": device, "cases": [{"check": "torch-create-then-move", "name": "create",
+                                                        "speedup": speedup, "equivalent": True,
+                                                        "before": {"median_ms": 1.0}, "after": {"median_ms": 1.0 / speedup}}],
+                           "seeds": []}, f)
+        md = os.path.join(self.dir, "r.md")
+        p = subprocess.run([TORCHLINT, "merge", md, inp], cwd=self.dir, capture_output=True, text=True,
+                           env=dict(os.environ, TORCHLINT_HOME=home))
+        self.assertEqual(1, p.returncode, p.stderr)
+        text = open(md).read()
+        self.assertIn("1.1x on NVIDIA H200", text)
+        self.assertNotIn("1.3x", text)
+        self.assertNotIn("50.0x", text)
+
     def test_clean_run(self):
         c = self.write("clean.cpp", CLEAN)
         page = self.html([c])
