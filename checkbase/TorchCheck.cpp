@@ -225,6 +225,39 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   return H;
 }
 
+bool TorchCheck::callChainRestsOnErrors(const clang::Stmt *S, clang::ASTContext &Ctx) const {
+  if (!S || !Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const clang::FunctionDecl *F = HC.enclosingFunction(S);
+  if (!F)
+    return functionHasRealErrors(Ctx, S->getBeginLoc());
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 16> Seen;
+  std::vector<const clang::FunctionDecl *> Work{F};
+  std::vector<std::string> Names;
+  while (!Work.empty()) {
+    const clang::FunctionDecl *G = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(G->getCanonicalDecl()).second)
+      continue;
+    const clang::FunctionDecl *Def = G->getDefinition();
+    if (Def && Def->getBody() && functionHasRealErrors(Ctx, Def->getBody()->getBeginLoc()))
+      return true;
+    // The name code could call it by: a function's, or a constructor's class; an operator (a
+    // lambda's call operator, operator()) is called without its name: any error may hide a call.
+    const clang::NamedDecl *Named = G;
+    if (const auto *Ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(G))
+      Named = Ctor->getParent();
+    if (!Named->getDeclName().isIdentifier())
+      return scopeHasErrors(Ctx, S->getBeginLoc(), /*WholeTU=*/true);
+    Names.push_back(Named->getName().str());
+    for (const clang::Expr *Call : HC.callsOf(G))
+      if (const clang::FunctionDecl *Caller = HC.enclosingFunction(Call))
+        Work.push_back(Caller);
+  }
+  return erroneousCodeNames(Ctx, Names);
+}
+
 bool TorchCheck::projectMode() const { return stateOf(this).ProjectMode; }
 
 bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const {

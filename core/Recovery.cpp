@@ -751,6 +751,41 @@ public:
     }
     return Out;
   }
+  /// The innermost function around Loc holds code with compiler errors (code typed through
+  /// synthesised declarations is not counted); not in a function: the TU holds some.
+  bool functionHasRealErrors(SourceLocation Loc) const {
+    if (RealErrors.empty())
+      return false;
+    const Span *Inner = innermostFunction(SM.getDecomposedExpansionLoc(Loc));
+    if (!Inner)
+      return true;
+    for (const Span &E : RealErrors)
+      if (Inner->contains(E) || E.contains(*Inner))
+        return true;
+    return false;
+  }
+  /// Some function holding code with compiler errors (or such code outside functions) has one of
+  /// Names as an identifier in its text: it may call that function, unseen.
+  bool realErrorsName(llvm::ArrayRef<std::string> Names) const {
+    for (const Span &E : RealErrors) {
+      const Span *Inner = innermostFunction({E.File, E.Begin});
+      Span Text = Inner ? *Inner : E;
+      bool Invalid = false;
+      llvm::StringRef Buf = SM.getBufferData(Text.File, &Invalid);
+      if (Invalid || Text.End > Buf.size() || Text.Begin > Text.End)
+        return true;
+      llvm::StringRef Code = Buf.slice(Text.Begin, Text.End);
+      for (const std::string &N : Names)
+        for (size_t At = Code.find(N); At != llvm::StringRef::npos; At = Code.find(N, At + 1)) {
+          bool Before = At > 0 && (llvm::isAlnum(Code[At - 1]) || Code[At - 1] == '_');
+          size_t After = At + N.size();
+          bool Past = After < Code.size() && (llvm::isAlnum(Code[After]) || Code[After] == '_');
+          if (!Before && !Past)
+            return true;
+        }
+    }
+    return false;
+  }
   bool scopeHasErrors(SourceLocation Loc, bool WholeTU) const {
     if (Errors.empty())
       return false;
@@ -770,6 +805,13 @@ public:
   }
 
 private:
+  const Span *innermostFunction(std::pair<FileID, unsigned> L) const {
+    const Span *Inner = nullptr;
+    for (const Span &F : Functions)
+      if (F.contains(L) && (!Inner || Inner->contains(F)))
+        Inner = &F;
+    return Inner;
+  }
   std::optional<Span> span(SourceRange R) const {
     if (R.isInvalid())
       return std::nullopt;
@@ -956,6 +998,18 @@ bool evidenceRestsOnErrors(ASTContext &Ctx, std::initializer_list<const Stmt *> 
       return true;
   }
   return false;
+}
+
+bool functionHasRealErrors(ASTContext &Ctx, SourceLocation Loc) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  return perTU<ErrorRanges>(Ctx).functionHasRealErrors(Loc);
+}
+
+bool erroneousCodeNames(ASTContext &Ctx, llvm::ArrayRef<std::string> Names) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred() || Names.empty())
+    return false;
+  return perTU<ErrorRanges>(Ctx).realErrorsName(Names);
 }
 
 bool scopeHasErrors(ASTContext &Ctx, SourceLocation Loc, bool WholeTU) {

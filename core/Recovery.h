@@ -7,6 +7,7 @@
 //  - libtorch's own headers are never the user's code, wherever they are installed and however
 //    they are included (-isystem or -I).
 #pragma once
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -72,6 +73,13 @@ bool restsOnErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc);
 /// code with errors: a finding that says "X is missing" cannot be trusted there, since X may be
 /// in the code that could not be typed.
 bool scopeHasErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc, bool WholeTU);
+/// True when the innermost function around Loc holds code with compiler errors; code typed only
+/// through synthesised declarations is complete and does not count. Not in a function: the TU.
+bool functionHasRealErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+/// True when a function holding code with compiler errors (or such code outside any function)
+/// names one of Names as an identifier in its text: it may call that function where nothing sees
+/// it (inside a guard, say).
+bool erroneousCodeNames(clang::ASTContext &Ctx, llvm::ArrayRef<std::string> Names);
 
 /// An expression typed only through synthesised declarations (Synthesis.h): its value is unknown.
 bool isSynthesizedExpr(const clang::Expr *E);

@@ -407,13 +407,35 @@ void AutogradHistoryCheck::registerMatchers(MatchFinder *Finder) {
   // acc.add_(t).
   Finder->addMatcher(
       cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName("add_", "sub_"), isTensorMethod()))).bind("inplace"), this);
+  // An element written into a tensor that outlives the step: acc.index_put_({i}, t), acc[i] = t,
+  // acc.index({i}) = t. The write is recorded (CopySlices) and chains every step's graph.
+  Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("index_put_"), isTensorMethod())), argumentCountIs(2),
+                                       hasArgument(1, isTensorExpr()))
+                         .bind("indexput"),
+                     this);
 }
+
+namespace {
+/// `acc[i]`, `acc.index({...})`, `acc.select(d, i)`: the tensor a row or element is taken from.
+const Expr *indexedTensor(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    E = B->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E); OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    return OC->getArg(0);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl();
+        MD && MD->getDeclName().isIdentifier() && (MD->getName() == "index" || MD->getName() == "select"))
+      return MC->getImplicitObjectArgument();
+  return nullptr;
+}
+} // namespace
 
 void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
   const Expr *Site = nullptr, *Acc = nullptr, *Value = nullptr;
-  bool Store = false;
+  bool Store = false, IndexWrite = false;
   if (const auto *C = Result.Nodes.getNodeAs<CXXMemberCallExpr>("store")) {
     Site = C;
     Acc = C->getImplicitObjectArgument();
@@ -423,6 +445,18 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
     Site = C;
     Acc = C->getArg(0);
     Value = C->getArg(1);
+  } else if (const auto *C = Result.Nodes.getNodeAs<CXXMemberCallExpr>("indexput")) {
+    Site = C;
+    Acc = C->getImplicitObjectArgument();
+    Value = C->getArg(1);
+    IndexWrite = true;
+  } else if (const auto *C = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("assign");
+             C && indexedTensor(C->getArg(0))) {
+    // acc[i] = t: Tensor::operator= on a view writes into the tensor it was taken from.
+    Site = C;
+    Acc = indexedTensor(C->getArg(0));
+    Value = C->getArg(1);
+    IndexWrite = true;
   } else if (const auto *C = Result.Nodes.getNodeAs<CXXOperatorCallExpr>("assign")) {
     // acc = acc + t / t + acc: the right-hand side is a sum with the accumulator as one operand.
     const auto *Sum = dyn_cast<CXXOperatorCallExpr>(stripCopies(C->getArg(1)));
@@ -484,7 +518,12 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
                     : O == Origin::Loss   ? "a loss"
                                           : "computed from a module's output or a loss";
   std::string Msg;
-  if (Store && R == Reset::Sometimes)
+  if (IndexWrite)
+    Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why +
+          ") requires grad, so writing it into '" + A + "' is recorded (CopySlices) and chains every step's graph "
+          "through '" + A + "' until it is destroyed; write '" + V + ".detach()' (or read '" + V +
+          ".item()' once per logging interval)";
+  else if (Store && R == Reset::Sometimes)
     Msg = "'" + A + "' keeps the autograd graph of every step until it is emptied: '" + V + "' (" + Why +
           ") requires grad, and every read of '" + A + "' is detached, so the graphs are kept for nothing; store '" + V +
           ".detach()' (or run this part of the step under torch::NoGradGuard)";

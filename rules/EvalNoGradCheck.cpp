@@ -224,9 +224,9 @@ void EvalNoGradCheck::checkRoutine(const FunctionDecl *FD, ASTContext &Ctx) {
   });
   if (SkipRoutine || !Forward)
     return;
-  // The absence of a guard in every caller of the routine, in the whole TU: code with errors anywhere in it may
-  // hold one (the check's evidence, EvalNoGradCheck.h).
-  if (scopeHasErrors(Ctx, Forward->getBeginLoc(), /*WholeTU=*/true))
+  // The absence of a guard in every caller of the routine: code with errors in it or in a function that leads
+  // to it, or that names one of them, may hold one (the check's evidence, EvalNoGradCheck.h).
+  if (callChainRestsOnErrors(Forward, Ctx))
     return;
   std::string Msg = "evaluation routine " + FD->getNameAsString() +
                     "() runs forward() with gradient recording on: it trains nothing and returns no tensor, yet "
@@ -514,8 +514,8 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
   });
   if (Manual || !Forward || gradDisabledAt(Call, Ctx))
     return;
-  // As for a routine: no guard in any caller, in the whole TU.
-  if (scopeHasErrors(Ctx, Loc, /*WholeTU=*/true))
+  // As for a routine: no guard in any caller.
+  if (callChainRestsOnErrors(Call, Ctx))
     return;
 
   std::string Msg = "module evaluated after eval() with gradient recording on: forward() at line " +

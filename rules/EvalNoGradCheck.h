@@ -10,7 +10,8 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   /// What a finding rests on beyond its expression: an absence (Recovery.h), decided per shape in the rule, before
   /// each report(): the eval() call and the evaluation routine rest on the callers of their function (no guard
-  /// around any call of it in the TU), so on the whole TU (scopeHasErrors(..., WholeTU)); the model run again after
+  /// around any call of it in the TU), so on the functions that lead to it and code with errors that names one of them
+  /// (callChainRestsOnErrors); the model run again after
   /// its training rests on its own function and the user functions called after the evaluation
   /// (afterTrainingRestsOnErrors). Every report() of this check must ask one of them first.
   Evidence evidence() const override { return Evidence::Expression; }

@@ -567,6 +567,13 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
     auto Hot = hotContext(Cand.Call, C);
     if (!Hot || gradDisabledAt(Cand.Call, C))
       continue;
+    // What the finding says is absent (an optimizer holding its parameters, a freeze, a guard in a
+    // caller) rests on the network's uses, the call and the functions that lead to it: code with
+    // errors there may hold it. Errors elsewhere in the file (a header's code resting on a missing
+    // library) do not matter (FrozenNetGradCheck.h).
+    if (declRestsOnErrors(C, Cand.Module) || evidenceRestsOnErrors(C, {Cand.Call}) ||
+        callChainRestsOnErrors(Cand.Call, C))
+      continue;
     llvm::SmallPtrSet<const VarDecl *, 8> Seen;
     Flow F = Cand.Input ? gradientFlowsInto(Cand.Input, Optimized, C, Seen) : Flow::Unknown;
     std::string Name = Cand.Module->getNameAsString();
@@ -580,7 +587,22 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
                       "' is a network whose parameters are in no optimizer, run in the training step with "
                       "autograd on: its parameters require gradients, so autograd records its graph and "
                       "backward() computes and accumulates a gradient for each of them that nothing uses; ";
-    if (F == Flow::Yes)
+    // `target->forward(x).detach()`: backward() never reaches it, only the recording is wasted.
+    bool Detached = false;
+    if (const Stmt *P = H.parentOf(Cand.Call)) {
+      while (P && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(P))
+        P = H.parentOf(P);
+      if (const auto *ME = dyn_cast_or_null<MemberExpr>(P))
+        Detached = ME->getMemberDecl()->getDeclName().isIdentifier() && ME->getMemberDecl()->getName() == "detach";
+    }
+    if (Detached)
+      Msg = "'" + Name +
+            "' is a network whose parameters are in no optimizer, run in the training step with autograd on: "
+            "its output is detached, so backward() never reaches it, but its parameters require gradients, so "
+            "autograd records its graph and saves its activations in forward for nothing; run it under "
+            "torch::NoGradGuard (nothing recorded; the .detach() is then unneeded), or set requires_grad_(false) "
+            "on its parameters once (" + Freeze + ")";
+    else if (F == Flow::Yes)
       Msg += "gradients must flow through it to its input, so torch::NoGradGuard would be wrong here: set "
              "requires_grad_(false) on its parameters once (" + Freeze + "), which keeps the gradient to its input";
     else if (F == Flow::No)

@@ -24,8 +24,11 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
-  /// The finding says that no optimizer holds the parameters: a TU with errors may hide one.
-  Evidence evidence() const override { return Evidence::TranslationUnit; }
+  /// The finding says that no optimizer holds the parameters and no caller disables gradients:
+  /// decided per candidate before report() (issue 24's scope of distrust), on the network's
+  /// declaration (code with errors naming it: declRestsOnErrors), the forward call, and the
+  /// functions that lead to it (callChainRestsOnErrors), not on the whole TU.
+  Evidence evidence() const override { return Evidence::Expression; }
 
 private:
   struct Candidate {

@@ -4,6 +4,7 @@
 #include "analysis/DeviceProvenance.h"
 #include "analysis/NnModules.h"
 #include "utils/SourceText.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -20,17 +21,56 @@ constexpr int64_t SmallTripCount = 10;
 
 /// True when E is the loop variable itself, written bare (through implicit conversions and the
 /// TensorIndex / initializer-list constructions of `index({i})`).
+/// For the element of a range-for over records, also an integer field of it (`r.env` in
+/// `for (const auto &r : results) rewards[r.env] = r.reward;`).
 bool isBareUse(const Expr *E, const VarDecl *Var) {
   if (!E)
     return false;
   E = E->IgnoreImplicit();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl() == Var;
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && Var->isCXXForRangeDecl() &&
+                                               Var->getType().getNonReferenceType()->isRecordType() &&
+                                               isa<FieldDecl>(ME->getMemberDecl()) &&
+                                               ME->getType()->isIntegralOrEnumerationType())
+    if (const auto *B = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return B->getDecl() == Var;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
     return CE->getNumArgs() == 1 && isBareUse(CE->getArg(0), Var);
   if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
     return isBareUse(FC->getSubExpr(), Var);
   return false;
+}
+
+/// The number of elements of a range-for's range when it is written as a constant: a braced
+/// list (`for (int c : {0, 1, 2})`), a C array or a std::array. Nullopt otherwise.
+std::optional<uint64_t> constantRangeSize(const Expr *Range, const ASTContext &Ctx) {
+  Range = Range->IgnoreImplicit();
+  // c10::irange(n), c10::irange(a, b) with constant bounds: a counter loop written as a range.
+  if (const auto *C = dyn_cast<CallExpr>(Range))
+    if (const FunctionDecl *FD = C->getDirectCallee();
+        FD && FD->getDeclName().isIdentifier() && FD->getName() == "irange" && C->getNumArgs() >= 1 &&
+        C->getNumArgs() <= 2) {
+      std::optional<llvm::APSInt> A = C->getArg(0)->getIntegerConstantExpr(Ctx);
+      std::optional<llvm::APSInt> B = C->getNumArgs() == 2 ? C->getArg(1)->getIntegerConstantExpr(Ctx) : A;
+      if (!A || !B)
+        return std::nullopt;
+      int64_t Lo = C->getNumArgs() == 2 ? A->getExtValue() : 0, Hi = B->getExtValue();
+      return uint64_t(std::max<int64_t>(0, Hi - Lo));
+    }
+  if (const InitListExpr *IL = dyn_cast<InitListExpr>(Range))
+    return IL->getNumInits();
+  if (const auto *SI = dyn_cast<CXXStdInitializerListExpr>(Range))
+    if (const auto *IL = dyn_cast<InitListExpr>(SI->getSubExpr()->IgnoreImplicit()))
+      return IL->getNumInits();
+  QualType T = Range->getType().getNonReferenceType();
+  if (const auto *CA = dyn_cast_or_null<ConstantArrayType>(T->getAsArrayTypeUnsafe()))
+    return CA->getSize().getZExtValue();
+  if (const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+    if (S->isInStdNamespace() && S->getName() == "array" && S->getTemplateArgs().size() == 2 &&
+        S->getTemplateArgs()[1].getKind() == TemplateArgument::Integral)
+      return S->getTemplateArgs()[1].getAsIntegral().getZExtValue();
+  return std::nullopt;
 }
 
 /// The index expressions of one indexing of a tensor: `t[i]` -> {i}; `t.index({a, b})`,
@@ -219,9 +259,11 @@ void collectIndexing(const Stmt *S, std::vector<std::pair<const Expr *, std::vec
 
 void IndexInLoopCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(forStmt(hasLoopInit(declStmt())).bind("loop"), this);
+  // `for (int64_t k : ids) t[k] = ...;`, `for (const auto &r : results) t[r.env] = r.reward;`
+  Finder->addMatcher(cxxForRangeStmt().bind("loop"), this);
 }
 
-const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(const ForStmt *Loop, ASTContext &Ctx) {
+const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(const Stmt *Loop, ASTContext &Ctx) {
   if (CacheCtx != &Ctx) {
     Cache.clear();
     CacheCtx = &Ctx;
@@ -230,24 +272,44 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
   if (It != Cache.end())
     return It->second;
   std::optional<Finding> &Result = Cache[Loop];
-  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
-  if (!Init || !Loop->getBody())
-    return Result;
-  // The induction variable: the integer variable of the init that the condition compares.
   const VarDecl *Var = nullptr;
   const Expr *Bound = nullptr;
-  for (const Decl *D : Init->decls())
-    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getType()->isIntegerType())
-      if (const Expr *B = boundOf(Loop->getCond(), VD)) {
-        Var = VD;
-        Bound = B;
-      }
-  if (!Var || Bound->isValueDependent())
+  const Stmt *Body = nullptr;
+  bool OverRange = false;
+  if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+    const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+    if (!Init || !For->getBody())
+      return Result;
+    // The induction variable: the integer variable of the init that the condition compares.
+    for (const Decl *D : Init->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getType()->isIntegerType())
+        if (const Expr *B = boundOf(For->getCond(), VD)) {
+          Var = VD;
+          Bound = B;
+        }
+    if (!Var || Bound->isValueDependent())
+      return Result;
+    // A small constant trip count (`i < 3`) is left alone.
+    if (std::optional<llvm::APSInt> N = Bound->getIntegerConstantExpr(Ctx); N && N->getExtValue() < SmallTripCount)
+      return Result;
+    Body = For->getBody();
+  } else if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop)) {
+    // The element is an index (an integer), or a record whose integer fields index.
+    Var = RF->getLoopVariable();
+    QualType T = Var ? Var->getType().getNonReferenceType() : QualType();
+    if (!Var || !RF->getBody() || !RF->getRangeInit() || T.isNull() || T->isDependentType() ||
+        !(T->isIntegralOrEnumerationType() || (T->isRecordType() && !isTensorType(T))))
+      return Result;
+    Bound = RF->getRangeInit();
+    if (Bound->isValueDependent() || Bound->isTypeDependent())
+      return Result;
+    if (std::optional<uint64_t> N = constantRangeSize(Bound, Ctx); N && *N < uint64_t(SmallTripCount))
+      return Result;
+    Body = RF->getBody();
+    OverRange = true;
+  } else {
     return Result;
-  // A small constant trip count (`i < 3`) is left alone.
-  if (std::optional<llvm::APSInt> N = Bound->getIntegerConstantExpr(Ctx); N && N->getExtValue() < SmallTripCount)
-    return Result;
-  const Stmt *Body = Loop->getBody();
+  }
   std::vector<std::pair<const Expr *, std::vector<const Expr *>>> Indexing;
   collectIndexing(Body, Indexing);
   const Expr *First = nullptr, *FirstTensor = nullptr;
@@ -280,28 +342,32 @@ const std::optional<IndexInLoopCheck::Finding> &IndexInLoopCheck::qualifies(cons
   F.Index = First;
   F.Tensor = FirstTensor;
   F.Bound = writtenText(Bound, Ctx);
-  F.TensorDim = isTensorDimension(Bound);
+  F.TensorDim = !OverRange && isTensorDimension(Bound);
+  F.OverRange = OverRange;
   F.Indexed = std::move(Indexed);
   Result = F;
   return Result;
 }
 
 void IndexInLoopCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Loop = Result.Nodes.getNodeAs<ForStmt>("loop");
+  const auto *Loop = Result.Nodes.getNodeAs<Stmt>("loop");
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
-  if (!inUserCode(Loop->getForLoc(), SM) || Loop->getForLoc().isMacroID())
+  SourceLocation ForLoc = isa<ForStmt>(Loop) ? cast<ForStmt>(Loop)->getForLoc() : cast<CXXForRangeStmt>(Loop)->getForLoc();
+  if (!inUserCode(ForLoc, SM) || ForLoc.isMacroID())
     return;
   const std::optional<Finding> F = qualifies(Loop, Ctx);
   if (!F)
     return;
   // Nested loops (`t[i][j]`): one finding, at the outermost loop that qualifies.
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
-  for (const Stmt *P = HC.parentOf(Loop); P; P = HC.parentOf(P))
-    if (const auto *Outer = dyn_cast<ForStmt>(P);
-        Outer && Outer->getBody() && Outer->getBody()->getSourceRange().fullyContains(Loop->getSourceRange()))
-      if (qualifies(Outer, Ctx))
-        return;
+  for (const Stmt *P = HC.parentOf(Loop); P; P = HC.parentOf(P)) {
+    const Stmt *OuterBody = isa<ForStmt>(P)           ? cast<ForStmt>(P)->getBody()
+                            : isa<CXXForRangeStmt>(P) ? cast<CXXForRangeStmt>(P)->getBody()
+                                                      : nullptr;
+    if (OuterBody && OuterBody->getSourceRange().fullyContains(Loop->getSourceRange()) && qualifies(P, Ctx))
+      return;
+  }
   // The loop must itself run on every step: a per-row loop in set-up code costs its launches once.
   auto Hot = hotContext(Loop, Ctx);
   if (!Hot)
@@ -319,8 +385,10 @@ void IndexInLoopCheck::check(const MatchFinder::MatchResult &Result) {
     Access = Tensor + "." + MC->getMethodDecl()->getNameAsString() + "(...)";
   if (Tensor.empty() || Access.empty())
     return;
-  unsigned Line = SM.getSpellingLineNumber(Loop->getForLoc());
-  std::string Over = F->Bound.empty() ? "" : (F->TensorDim ? " over " : " to ") + F->Bound;
+  unsigned Line = SM.getSpellingLineNumber(ForLoc);
+  std::string Over = F->Bound.empty()  ? ""
+                     : F->OverRange ? " over the elements of " + F->Bound
+                                    : (F->TensorDim ? " over " : " to ") + F->Bound;
   report(F->Index->getBeginLoc(),
          "`" + Access + "` indexes one row or element of " + Tensor + " per iteration of the loop at line " +
              std::to_string(Line) + Over +

@@ -21,14 +21,15 @@ public:
     const clang::Expr *Tensor = nullptr;
     std::string Bound;      ///< "x.size(0)", "n", "" when written otherwise
     bool TensorDim = false; ///< the trip count is a tensor's dimension
+    bool OverRange = false; ///< a range-for: Bound is its range, the element (or its field) the index
     /// Every tensor the loop indexes by the loop variable that is not provably on the host.
     std::vector<const clang::Expr *> Indexed;
   };
 
 private:
   /// The finding of Loop, or nullopt when it does not qualify (cached per loop).
-  const std::optional<Finding> &qualifies(const clang::ForStmt *Loop, clang::ASTContext &Ctx);
-  llvm::DenseMap<const clang::ForStmt *, std::optional<Finding>> Cache;
+  const std::optional<Finding> &qualifies(const clang::Stmt *Loop, clang::ASTContext &Ctx);
+  llvm::DenseMap<const clang::Stmt *, std::optional<Finding>> Cache;
   const clang::ASTContext *CacheCtx = nullptr;
 };
 

@@ -1,4 +1,7 @@
 #include "rules/SyncHostCopyCheck.h"
+#include "analysis/Autograd.h"
+#include "analysis/HotCode.h"
+#include "core/AstWalk.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -42,6 +45,41 @@ void SyncHostCopyCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("accessor"), isTensorMethod()))).bind("accessor"),
                      this);
 }
+
+namespace {
+/// `auto out = result.to(torch::kCPU).contiguous(); auto acc = out.accessor<float, 2>();` under a
+/// grad-disabling guard, in no loop of a function that trains nothing: the copy's host tensor is
+/// held in a local that the function reads element by element (accessor, data_ptr).
+bool inferenceReadback(const CXXMemberCallExpr *Copy, ASTContext &Ctx) {
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const FunctionDecl *FD = enclosingFunction(Copy, Ctx);
+  if (!FD || !FD->getBody() || HC.enclosingLoop(Copy) || findTrainingCall(FD) || !gradDisabledAt(Copy, Ctx))
+    return false;
+  const Stmt *S = Copy;
+  const VarDecl *Held = nullptr;
+  for (const Stmt *P = HC.parentOf(S); P && !Held; S = P, P = HC.parentOf(P)) {
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      if (DS->isSingleDecl())
+        Held = dyn_cast<VarDecl>(DS->getSingleDecl());
+      break;
+    }
+    if (!isa<Expr>(P))
+      return false;
+  }
+  if (!Held || !isTensorType(Held->getType()))
+    return false;
+  bool ReadOnHost = false;
+  forEachCall(FD->getBody(), [&](const CallExpr *C) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+    const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+    if (MD && MD->getDeclName().isIdentifier() &&
+        (MD->getName() == "accessor" || MD->getName() == "data_ptr" || MD->getName() == "const_data_ptr"))
+      if (const auto *R = dyn_cast<DeclRefExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+        ReadOnHost |= R->getDecl() == Held;
+  });
+  return ReadOnHost;
+}
+} // namespace
 
 void SyncHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
@@ -92,6 +130,12 @@ void SyncHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     What = ".to(<CPU device>)";
   }
+  // An inference function's one readback of its results: under a grad-disabling guard, in no loop
+  // of its function, in a function that trains nothing (a model server answering host callers,
+  // MCTS's evaluator). The copy is what the function is for, done once for the whole tensor, as
+  // torch-sync-item advises for per-element reads; nothing keeps it on the device.
+  if (inferenceReadback(Call, Ctx))
+    return;
   auto Site = assess(Call, Call->getImplicitObjectArgument(), Ctx);
   if (!Site)
     return;
