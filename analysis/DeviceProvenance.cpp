@@ -115,6 +115,11 @@ public:
       // cache.grid(): a user method returns what its return statements return.
       if (MD && Obj && !isTorchDecl(MD) && !isTensorType(Obj->getType()) && !isTensorContainerType(Obj->getType()))
         return returned(MD, Depth);
+      // linear->forward(x): a libtorch layer's output lives with its input (its parameters must be
+      // on the same device, or the call throws), as `linear(x)` does through its operator().
+      if (MD && Obj && isTorchDecl(MD) && MD->getDeclName().isIdentifier() && MD->getName() == "forward" &&
+          !isTensorType(Obj->getType()))
+        return operands(MC, Depth);
       if (!MD || !Obj || !isTensorType(Obj->getType()))
         return D::Unknown;
       llvm::StringRef N = MD->getDeclName().isIdentifier() ? MD->getName() : "";
