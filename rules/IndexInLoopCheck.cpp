@@ -27,8 +27,15 @@ bool isBareUse(const Expr *E, const VarDecl *Var) {
   if (!E)
     return false;
   E = E->IgnoreImplicit();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return DRE->getDecl() == Var;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (DRE->getDecl() == Var)
+      return true;
+    // `int64_t k = r.env_index;` in a range-for's body: a local integer that names the element's
+    // index (initialised from it, and so declared in the loop).
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return Var->isCXXForRangeDecl() && VD && VD != Var && VD->isLocalVarDecl() && !isa<ParmVarDecl>(VD) &&
+           VD->getType()->isIntegralOrEnumerationType() && VD->getInit() && isBareUse(VD->getInit(), Var);
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E); ME && Var->isCXXForRangeDecl() &&
                                                Var->getType().getNonReferenceType()->isRecordType() &&
                                                isa<FieldDecl>(ME->getMemberDecl()) &&

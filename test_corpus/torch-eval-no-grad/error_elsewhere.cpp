@@ -62,7 +62,7 @@ void evaluate_then_log(std::shared_ptr<Net> model, const torch::Tensor &x, const
 // selection). run_inference() is called from a function with errors, which may hold a guard: quiet.
 float validate(std::shared_ptr<Net> model, const torch::Tensor &x) {
   model->eval();
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: module evaluated after eval() with gradient recording on: forward() at line [[@LINE+1]] saves every activation for a backward() that never comes; add `torch::NoGradGuard no_grad;` (or c10::InferenceMode) to the evaluation scope [torch-eval-no-grad]
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: module evaluated after eval() with gradient recording on: forward() at line 66 saves every activation for a backward() that never comes; add `torch::NoGradGuard no_grad;` (or c10::InferenceMode) to the evaluation scope [torch-eval-no-grad]
   return model->forward(x).mean().item<float>();
 }
 

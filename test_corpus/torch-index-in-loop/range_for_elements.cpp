@@ -28,12 +28,19 @@ int main() {
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: `rewards[r.env]` indexes one row or element of rewards per iteration of the loop at line 26 over the elements of results: each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) [torch-index-in-loop]
       dones[r.env] = r.done;
     }
+    // The element's index through a local, as rollouts often name it.
+    for (const StepResult &r : results) {
+      const int64_t env = r.env;
+      if (r.done)
+        dones[env] = false;
+      // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: `dones[env]` indexes one row or element of dones per iteration of the loop at line 32 over the elements of results: each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) [torch-index-in-loop]
+    }
     for (int64_t k : restarted)
       actions[k] = 0;
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: `actions[k]` indexes one row or element of actions per iteration of the loop at line 31 over the elements of restarted: each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) [torch-index-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: `actions[k]` indexes one row or element of actions per iteration of the loop at line 38 over the elements of restarted: each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) [torch-index-in-loop]
     // c10::irange(n) is a counter loop written as a range.
     for (const auto e : c10::irange(num_envs))
       rewards[e] = 0;
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: `rewards[e]` indexes one row or element of rewards per iteration of the loop at line 35 over the elements of c10::irange(num_envs): each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) [torch-index-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: `rewards[e]` indexes one row or element of rewards per iteration of the loop at line 42 over the elements of c10::irange(num_envs): each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) [torch-index-in-loop]
   }
 }

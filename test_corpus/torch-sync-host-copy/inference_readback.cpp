@@ -16,7 +16,7 @@ std::vector<float> infer_rows(std::shared_ptr<Net> net, const torch::Tensor &x) 
   std::vector<float> rows;
   for (int64_t b = 0; b < out.size(0); ++b) {
     torch::Tensor row = out[b].to(torch::kCPU);
-    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: .to(<CPU device>) copies the tensor to host memory [torch-sync-host-copy]
+    // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: .to(<CPU device>) copies the tensor to host memory [torch-sync-host-copy]
     rows.push_back(row.accessor<float, 1>()[0]);
   }
   return rows;
