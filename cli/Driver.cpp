@@ -49,6 +49,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <set>
+#include <tuple>
 #include <optional>
 #include <thread>
 
@@ -749,6 +750,16 @@ template <typename Summaries> void addSummaries(torchlint::model::ProjectModel &
   M.finish();
 }
 
+/// A finding in a header's inline function comes from every TU that includes it; once the project
+/// model has decided them, the project has one (the first, in the order the files were analysed):
+/// each TU may word it after what it knows of its own calls, but it is one place and one fix.
+void keepOnePerPlace(torchlint::RunResult &R) {
+  std::set<std::tuple<std::string, std::string, unsigned, unsigned>> Seen;
+  llvm::erase_if(R.Findings, [&](const torchlint::Finding &F) {
+    return !F.isCompilerError() && !Seen.insert({F.Check, F.File, F.Line, F.Column}).second;
+  });
+}
+
 /// `torchlint merge` of project-mode shards: the model of every shard's summaries decides the
 /// findings they carry undecided (keepForMerge).
 void decideMerged(torchlint::RunResult &R) {
@@ -763,6 +774,7 @@ void decideMerged(torchlint::RunResult &R) {
     if (M.resolve(F))
       Kept.push_back(std::move(F));
   R.Findings = std::move(Kept);
+  keepOnePerPlace(R);
 }
 
 /// A partial analysis ("'f.cpp': analysed partially: ...", core/Recovery.h foldPartialAnalysis) of a
@@ -855,6 +867,7 @@ void decideWithProjectModel(Run &Run) {
     for (const std::string &N : M.notes())
       errs() << "torchlint: note: " << N << "\n";
   keepReported(Run, [&](torchlint::Finding &F) { return M.resolve(F); });
+  keepOnePerPlace(Run.R);
 }
 
 /// `torchlint index`: the summaries of every file of the database, written to --output or
