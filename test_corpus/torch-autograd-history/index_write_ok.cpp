@@ -18,7 +18,7 @@ int main() {
   for (int64_t step = 0; step < 1000; ++step) {
     torch::Tensor x = torch::randn({64, 8}), y = torch::randint(0, 4, {64});
     torch::Tensor out = net->forward(x);
-    torch::Tensor loss = torch::cross_entropy(out, y);
+    torch::Tensor loss = torch::nn::functional::cross_entropy(out, y);
     opt.zero_grad();
     loss.backward();
     opt.step();
