@@ -117,9 +117,17 @@ public:
         return returned(MD, Depth);
       // linear->forward(x): a libtorch layer's output lives with its input (its parameters must be
       // on the same device, or the call throws), as `linear(x)` does through its operator().
+      // Not containers (a Sequential's or AnyModule's modules may be the user's, which may move
+      // tensors) nor TorchScript modules (their code is not seen).
       if (MD && Obj && isTorchDecl(MD) && MD->getDeclName().isIdentifier() && MD->getName() == "forward" &&
-          !isTensorType(Obj->getType()))
-        return operands(MC, Depth);
+          !isTensorType(Obj->getType())) {
+        std::string Owner = MD->getParent()->getQualifiedNameAsString();
+        if (Owner != "torch::nn::SequentialImpl" && Owner != "torch::nn::AnyModule" &&
+            Owner != "torch::nn::ModuleListImpl" && Owner != "torch::nn::ModuleDictImpl" &&
+            !llvm::StringRef(Owner).starts_with("torch::jit::"))
+          return operands(MC, Depth);
+        return D::Unknown;
+      }
       if (!MD || !Obj || !isTensorType(Obj->getType()))
         return D::Unknown;
       llvm::StringRef N = MD->getDeclName().isIdentifier() ? MD->getName() : "";
