@@ -589,12 +589,8 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
                       "backward() computes and accumulates a gradient for each of them that nothing uses; ";
     // `target->forward(x).detach()`: backward() never reaches it, only the recording is wasted.
     bool Detached = false;
-    if (const Stmt *P = H.parentOf(Cand.Call)) {
-      while (P && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(P))
-        P = H.parentOf(P);
-      if (const auto *ME = dyn_cast_or_null<MemberExpr>(P))
-        Detached = ME->getMemberDecl()->getDeclName().isIdentifier() && ME->getMemberDecl()->getName() == "detach";
-    }
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(H.userOf(Cand.Call, /*SkipTemporaryObjects=*/false)))
+      Detached = ME->getMemberDecl()->getDeclName().isIdentifier() && ME->getMemberDecl()->getName() == "detach";
     if (Detached)
       Msg = "'" + Name +
             "' is a network whose parameters are in no optimizer, run in the training step with autograd on: "
