@@ -185,7 +185,7 @@ const CallExpr *findTrainingCall(const FunctionDecl *FD) {
 namespace torchlint {
 static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth,
                                   llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen,
-                                  std::vector<const FunctionDecl *> *Elsewhere) {
+                                  std::vector<GradientCallee> *Elsewhere) {
   if (!FD || !Seen.insert(FD->getCanonicalDecl()).second)
     return false;
   if (findGradientUse(FD))
@@ -213,8 +213,16 @@ static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth,
     const FunctionDecl *Def = nullptr;
     if (Elsewhere && !Callee->hasBody(Def)) {
       const FunctionDecl *Canon = Callee->getCanonicalDecl();
-      if (!llvm::is_contained(*Elsewhere, Canon))
-        Elsewhere->push_back(Canon);
+      bool NoTensors = true;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+        NoTensors = holdsNoTensors(MC->getImplicitObjectArgument()->getType());
+      for (const Expr *A : C->arguments())
+        NoTensors = NoTensors && holdsNoTensors(A->getType());
+      auto It = llvm::find_if(*Elsewhere, [&](const GradientCallee &G) { return G.Callee == Canon; });
+      if (It == Elsewhere->end())
+        Elsewhere->push_back({Canon, NoTensors});
+      else
+        It->HandedNoTensors = It->HandedNoTensors && NoTensors;
       return;
     }
     if (!Callee->hasBody(Def) || !Def || Depth >= 4) {
@@ -231,7 +239,7 @@ bool mayNeedGradients(const FunctionDecl *FD) {
   return mayNeedGradientsDepth(FD, 0, Seen, nullptr);
 }
 
-bool mayNeedGradients(const FunctionDecl *FD, std::vector<const FunctionDecl *> &Elsewhere) {
+bool mayNeedGradients(const FunctionDecl *FD, std::vector<GradientCallee> &Elsewhere) {
   llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
   return mayNeedGradientsDepth(FD, 0, Seen, &Elsewhere);
 }

@@ -44,7 +44,14 @@ bool mayNeedGradients(const clang::FunctionDecl *FD);
 /// As above, but a user function called without a body in this TU is added to Elsewhere (once)
 /// instead of counting as needing gradients: the project model answers for it (checks in
 /// project mode, model/ProjectModel.h needsGradients).
-bool mayNeedGradients(const clang::FunctionDecl *FD, std::vector<const clang::FunctionDecl *> &Elsewhere);
+/// A user function called without a body in this TU. HandedNoTensors: every call of it passes
+/// only values that hold no tensor or module (holdsNoTensors, the object included): if it is
+/// defined nowhere in the project (a library), it cannot need gradients for this code's tensors.
+struct GradientCallee {
+  const clang::FunctionDecl *Callee = nullptr;
+  bool HandedNoTensors = true;
+};
+bool mayNeedGradients(const clang::FunctionDecl *FD, std::vector<GradientCallee> &Elsewhere);
 } // namespace torchlint
 
 namespace torchlint {

@@ -61,6 +61,42 @@ bool isTensorMapType(QualType T) {
 }
 
 namespace {
+bool holdsNoTensorsDepth(QualType T, unsigned Depth) {
+  if (T.isNull() || Depth > 4)
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  while (T->isPointerType() || T->isArrayType())
+    T = T->isPointerType() ? T->getPointeeType().getCanonicalType()
+                           : QualType(T->getArrayElementTypeNoTypeQual(), 0).getCanonicalType();
+  if (T->isArithmeticType() || T->isEnumeralType() || T->isNullPtrType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || T->isDependentType() || isTorchDecl(RD))
+    return false;
+  if (RD->isInStdNamespace()) {
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+        if (A.getKind() == TemplateArgument::Type && !holdsNoTensorsDepth(A.getAsType(), Depth + 1))
+          return false;
+    // std::function may wrap anything.
+    return RD->getName() != "function";
+  }
+  const CXXRecordDecl *Def = RD->getDefinition();
+  if (!Def || Def->isLambda() || Def->isPolymorphic())
+    return false;
+  for (const CXXBaseSpecifier &B : Def->bases())
+    if (!holdsNoTensorsDepth(B.getType(), Depth + 1))
+      return false;
+  for (const FieldDecl *F : Def->fields())
+    if (!holdsNoTensorsDepth(F->getType(), Depth + 1))
+      return false;
+  return true;
+}
+} // namespace
+
+bool holdsNoTensors(QualType T) { return holdsNoTensorsDepth(T, 0); }
+
+namespace {
 /// The function D declares (through using-declarations and templates) when it returns a tensor
 /// whatever its template arguments, else null.
 const FunctionDecl *tensorReturning(const NamedDecl *D) {

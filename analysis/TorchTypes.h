@@ -66,6 +66,12 @@ std::string factoryNamespace(const clang::CallExpr *Factory);
 bool isTensorOptionsType(clang::QualType T);
 /// True for c10::Device, c10::DeviceType and strings (what a device can be built from).
 bool isDeviceLikeType(clang::QualType T);
+/// True when a value of type T can hold no tensor and no module: numbers, enums, strings, standard
+/// containers and classes whose type arguments are such (std::vector<std::pair<long, double>>,
+/// std::mt19937), and user classes whose fields and bases are such; through references,
+/// pointers, typedefs and cv-qualifiers. A function handed only such values cannot run autograd
+/// on the caller's tensors. Anything unknown (a template parameter, a synthesised type) can.
+bool holdsNoTensors(clang::QualType T);
 } // namespace torchlint
 
 namespace torchlint {

@@ -1082,6 +1082,7 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
     unsigned Others = 0;
     unsigned StandIns = 0, Synthesised = 0; // of Missing, those served by a stand-in / synthesised declarations
     std::string Unjudged;                   // "main() (line 40), ..."
+    std::string SynthNames;                 // "spdlog::info, .as, ...": the TU's synthesised names
   };
   auto Missing = [](const Finding &F, bool Libtorch) {
     std::optional<std::string> H = F.isCompilerError() ? missingHeaderOf(F.Message) : std::nullopt;
@@ -1117,9 +1118,11 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
         Where += ", a stand-in was used";
       if (Synth) {
         Where += ", declarations were synthesised";
+        // The names are those of the whole TU (said at the first include they serve, which may
+        // not be the header that would have declared them): said once, after the list.
         llvm::StringRef Names = Msg.drop_front(SynthAt + strlen(SynthUsedText)).trim();
-        if (Names.consume_front("(") && Names.consume_back(")"))
-          Where += ": " + Names.str();
+        if (Names.consume_front("(") && Names.consume_back(")") && !Names.trim().empty() && P.SynthNames.empty())
+          P.SynthNames = Names.trim().str();
       }
       if (Seen.insert(*H).second) { // named once, where it was first included
         P.Missing.push_back("'" + *H + "' (" + Where + ")");
@@ -1146,6 +1149,8 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
   std::string List;
   for (size_t I = 0; I < P.Missing.size(); ++I)
     List += (I ? ", " : "") + P.Missing[I];
+  if (!P.SynthNames.empty())
+    List += "; names synthesised: " + P.SynthNames;
   bool Plural = P.Missing.size() != 1;
   if (P.Others == 0 && P.Unjudged.empty()) {
     // Nothing left unjudged: a complete analysis, said as a notice (docs/reliability.md).

@@ -479,14 +479,7 @@ void ProjectModel::finish() {
 void ProjectModel::decideGradients() {
   // The least fixpoint: a function needs gradients if its TU says so, or a function it calls in
   // another TU does (or may: defined nowhere).
-  auto Callee = [&](const std::string &U) {
-    if (!Defs.count(U) && !Overriders.count(U))
-      return true; // defined in no TU: may need them
-    for (const std::string &T : targets(Call{U, "", 0, 0, -1, /*Virtual=*/true}))
-      if (NeedGradients.count(T))
-        return true;
-    return false;
-  };
+  auto Callee = [&](const std::string &Key) { return needsGradients(Key); };
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const auto &[USR, D] : Defs)
@@ -498,10 +491,12 @@ void ProjectModel::decideGradients() {
   }
 }
 
-bool ProjectModel::needsGradients(llvm::StringRef USR) const {
-  std::string U = USR.str();
+bool ProjectModel::needsGradients(llvm::StringRef Key) const {
+  // "?USR": handed no tensor (TUSummary.h gradientCalleeKey).
+  bool HandedNoTensors = Key.consume_front("?");
+  std::string U = Key.str();
   if (!Defs.count(U) && !Overriders.count(U))
-    return true;
+    return !HandedNoTensors; // defined in no TU (a library): may need them if handed tensors
   for (const std::string &T : targets(Call{U, "", 0, 0, -1, /*Virtual=*/true}))
     if (NeedGradients.count(T))
       return true;

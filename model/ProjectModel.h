@@ -31,7 +31,8 @@
 //   TUSummary.h ProgramSites) are those of its TUs (programFacts); torch-cudnn-benchmark decides on
 //   them.
 // - Gradients: a user function needs gradients when its TU says so, or when a function it calls
-//   whose body is in another TU does, or when that function is defined in no TU (needsGradients).
+//   whose body is in another TU does, or when that function is defined in no TU and is handed a
+//   tensor (needsGradients).
 // - CUDA: the program uses CUDA when some TU does (analysis/TUFacts.h usesCUDA); advice that
 //   matters only on a GPU, found in a TU that does not name CUDA itself (a model's .cpp), is kept
 //   only then.
@@ -137,8 +138,9 @@ public:
   std::optional<ProgramSites> programFacts(llvm::StringRef File, unsigned Line) const;
   /// Whether the user function USR may need gradients (TUSummary.h Function::NeedsGradients),
   /// through the functions it calls in other TUs too, and any override of them the project
-  /// defines; a function defined in no TU of the project (and overridden by none) may.
-  bool needsGradients(llvm::StringRef USR) const;
+  /// defines; a function defined in no TU of the project (and overridden by none) may, unless
+  /// its key is "?USR" (handed no tensor at any call: TUSummary.h gradientCalleeKey).
+  bool needsGradients(llvm::StringRef Key) const;
 
   /// For a user function or a field (by USR): the widening when every tensor it returns or holds,
   /// in every TU of the project, was widened on the host from the same narrow dtype (directly, or

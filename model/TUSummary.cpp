@@ -449,17 +449,17 @@ private:
       F.Name = FD->getQualifiedNameAsString();
     F.Forward = isModuleForward(FD);
     F.TestBody = isTestBody(FD);
-    std::vector<const FunctionDecl *> Elsewhere;
+    std::vector<GradientCallee> Elsewhere;
     F.NeedsGradients = mayNeedGradients(FD, Elsewhere);
     if (!F.NeedsGradients)
-      for (const FunctionDecl *E : Elsewhere) {
-        std::string U = usrOf(E);
+      for (const GradientCallee &E : Elsewhere) {
+        std::string U = usrOf(E.Callee);
         if (U.empty()) {
           F.NeedsGradients = true; // not nameable across files: unknown
           F.GradientsElsewhere.clear();
           break;
         }
-        F.GradientsElsewhere.push_back(std::move(U));
+        F.GradientsElsewhere.push_back(gradientCalleeKey(std::move(U), E.HandedNoTensors));
       }
     if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
       for (const CXXMethodDecl *O : M->overridden_methods())

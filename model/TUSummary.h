@@ -93,8 +93,15 @@ struct Function {
   bool NeedsGradients = false;
   /// The user functions it calls (directly or through functions of this TU) whose bodies are not
   /// in this TU, by USR: it needs gradients if one of them does (ProjectModel::needsGradients).
+  /// A USR with "?" before it is of a function handed no tensor at any call (GradientCallee): if
+  /// no TU defines it, it needs none.
   std::vector<std::string> GradientsElsewhere;
 };
+
+/// The entry of Function::GradientsElsewhere (and HotBasis::IfNoGradients) for a callee.
+inline std::string gradientCalleeKey(std::string USR, bool HandedNoTensors) {
+  return HandedNoTensors ? "?" + USR : USR;
+}
 
 struct ModuleFacts {
   std::string USR, Name, File;

@@ -176,14 +176,14 @@ bool mayStoreTensorsOutside(const FunctionDecl *FD) {
 bool EvalNoGradCheck::mayNeedGradientsHere(const FunctionDecl *FD, std::vector<std::string> &Elsewhere) const {
   if (!projectMode())
     return mayNeedGradients(FD);
-  std::vector<const FunctionDecl *> Callees;
+  std::vector<GradientCallee> Callees;
   if (mayNeedGradients(FD, Callees))
     return true;
-  for (const FunctionDecl *C : Callees) {
-    std::string U = model::usrOf(C);
+  for (const GradientCallee &C : Callees) {
+    std::string U = model::usrOf(C.Callee);
     if (U.empty())
       return true;
-    Elsewhere.push_back(std::move(U));
+    Elsewhere.push_back(model::gradientCalleeKey(std::move(U), C.HandedNoTensors));
   }
   return false;
 }

@@ -184,15 +184,16 @@ const BadInput BadInputs[] = {
      {{"train.cpp", MissingHeaderLoop}},
      "train.cpp -- $F",
      1,
-     "train.cpp': headers not found: 'spdlog/spdlog.h' (train.cpp:2, declarations were synthesised: ",
+     "train.cpp': headers not found: 'spdlog/spdlog.h' (train.cpp:2, declarations were synthesised), ",
      1,
      "torchlint: error"},
     {"SynthesisNamesWhatItDeclared",
      {{"train.cpp", MissingHeaderLoop}},
      "train.cpp -- $F",
      1,
-     "(train.cpp:2, declarations were synthesised: clopts::Options, spdlog::info, .as, .item, .parse), "
-     "'clopts.hpp' (train.cpp:3, declarations were synthesised); every statement was typed through "
+     "(train.cpp:2, declarations were synthesised), 'clopts.hpp' (train.cpp:3, declarations were "
+     "synthesised); names synthesised: clopts::Options, spdlog::info, .as, .item, .parse; every statement "
+     "was typed through "
      "torchlint's synthesised declarations and judged; no finding rests on them",
      1},
     {"SynthesisFindsTheTypedSync",
@@ -212,7 +213,7 @@ const BadInput BadInputs[] = {
      "pairs.cpp -- $F",
      2,
      "pairs.cpp': analysed partially: header not found: 'cfg/cfg.h' (pairs.cpp:2, declarations were "
-     "synthesised: cfg::pair); code not judged in train() (line 3)",
+     "synthesised); names synthesised: cfg::pair; code not judged in train() (line 3)",
      1},
     {"SynthesisUntypableAllowPartial",
      {{"pairs.cpp", UntypableLoop}},

@@ -17,7 +17,26 @@ float validateWithLibrary(Net &net) {
   return scoreOutputs(out);
 }
 
+const float weights[2] = {0.5f, 0.5f};
+
+int greedyAction(Net &net, Rng &rng, bool explore) {
+  if (explore)
+    return sampleIndex(weights, 2, rng);
+  net.eval();
+  at::Tensor q = net.forward(torch::rand({1, 16}));
+  return static_cast<int>(q.mean().item<float>());
+}
+
+int greedyOrExplore(Net &net, Rng &rng, bool explore) {
+  if (explore)
+    return exploreWith(net, rng);
+  net.eval();
+  at::Tensor q = net.forward(torch::rand({1, 16}));
+  return static_cast<int>(q.mean().item<float>());
+}
+
 int main() {
+  Rng rng{};
   Net net;
   Critic critic;
   torch::optim::SGD opt(net.parameters(), torch::optim::SGDOptions(0.01));
@@ -28,5 +47,6 @@ int main() {
     opt.step();
   }
   float a = evaluate(net), b = testCritic(critic), c = validateWithLibrary(net);
-  return a + b + c > 0 ? 0 : 1;
+  int d = greedyAction(net, rng, false) + greedyOrExplore(net, rng, false);
+  return a + b + c + d > 0 ? 0 : 1;
 }

@@ -17,3 +17,16 @@ struct Critic : torch::nn::Module {
 
 // Defined in no file of the project (a library): it may need gradients.
 float scoreOutputs(const at::Tensor &out);
+
+// A random engine's state: numbers only.
+struct Rng {
+  unsigned long long state[4];
+  int calls;
+};
+
+// Defined in no file of the project either, but handed no tensor (numbers and a random engine): it
+// cannot need gradients for the caller's model.
+int sampleIndex(const float *weights, int n, Rng &rng);
+
+// Defined in no file, and handed the model: it may train it.
+int exploreWith(Net &net, Rng &rng);
