@@ -37,6 +37,11 @@ struct HotContext {
   /// not use CUDA itself (a model's .cpp; main() picks the device): the project model keeps the
   /// finding only if some TU of the project uses CUDA.
   bool IfProjectUsesCUDA = false;
+  /// Set by a check whose finding matters only if the code runs on CUDA, in a TU that neither uses
+  /// CUDA nor sees where its devices come from (an agent library driven by examples): the project
+  /// model drops the finding when the programs that run the function (main() and the TUs it calls
+  /// into) exist and none of them uses CUDA or a device it cannot see.
+  bool IfProgramUsesCUDA = false;
   /// Set by a check whose finding holds only if the user functions and fields listed (their
   /// return values, what is written into them) yield only tensors widened on the host
   /// (analysis/HostWidening.h): the project model keeps the finding only if every one does, in

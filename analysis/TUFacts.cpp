@@ -57,6 +57,40 @@ const StringLiteral *cudaLiteralIn(const Stmt *S, ASTContext &Ctx, unsigned Dept
   return nullptr;
 }
 
+/// True when the string S builds may come from outside the code (a parameter, a function's result,
+/// a member, a local assigned from one of these): `torch::Device device(args.device)`,
+/// `torch::Device(argv[1])`. A literal, a variable holding only literals, and operators over such
+/// are known.
+bool stringFromOutside(const Stmt *S, ASTContext &Ctx, unsigned Depth = 0) {
+  if (!S || Depth > 10)
+    return true;
+  if (isa<StringLiteral>(S) || isa<IntegerLiteral>(S) || isa<CharacterLiteral>(S))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || isTorchDecl(VD))
+      return !isa_and_nonnull<EnumConstantDecl>(DRE->getDecl()) && !isTorchDecl(DRE->getDecl());
+    if (VD->hasLocalStorage()) {
+      const VarValues &V = valuesOf(VD, Ctx);
+      if (!V.Known || V.Values.empty())
+        return true;
+      for (const Expr *Val : V.Values)
+        if (stringFromOutside(Val, Ctx, Depth + 1))
+          return true;
+      return false;
+    }
+    return !VD->getInit() || stringFromOutside(VD->getInit(), Ctx, Depth + 1);
+  }
+  if (isa<MemberExpr>(S) || (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S)))
+    return true;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S); CE && CE->getNumArgs() == 0)
+    return false;
+  for (const Stmt *C : S->children())
+    if (stringFromOutside(C, Ctx, Depth + 1))
+      return true;
+  return false;
+}
+
 /// A call into libtorch's CUDA namespaces that needs a CUDA device (streams, guards, events,
 /// synchronize, the caching allocator); the queries and seeding calls that CPU-only programs make
 /// too (is_available, device_count, manual_seed) are not.
@@ -133,9 +167,14 @@ public:
     const CXXRecordDecl *RD = Ctor->getParent();
     if (!RD || !isTorchDecl(RD))
       return true;
-    if (RD->getName() == "Device" && C->getNumArgs() >= 1)
+    if (RD->getName() == "Device" && C->getNumArgs() >= 1) {
       if (const StringLiteral *L = cudaLiteralIn(C->getArg(0), Ctx))
         F.noteCuda(C->getBeginLoc().isValid() ? C->getBeginLoc() : L->getBeginLoc());
+      else if (const CXXRecordDecl *P = Ctor->getNumParams() ? Ctor->getParamDecl(0)->getType().getNonReferenceType()->getAsCXXRecordDecl() : nullptr;
+               P && P->isInStdNamespace() && (P->getName() == "basic_string" || P->getName() == "string") &&
+               stringFromOutside(C->getArg(0), Ctx))
+        F.noteOpaqueDevice(C->getBeginLoc()); // torch::Device device(args.device): any device
+    }
     if (isCudaOnlyCall(Ctor))
       F.noteCuda(C->getBeginLoc()); // c10::cuda::CUDAGuard, at::cuda::CUDAEvent, ...
     return true;

@@ -41,7 +41,8 @@ public:
   /// program makes too (torch::cuda::is_available(), device_count(), manual_seed()).
   clang::SourceLocation usesCUDA() const;
   /// A device this TU cannot see: a call to a user function declared here but defined in another
-  /// TU that returns a torch::Device or DeviceType, or an extern device variable. With it, "no CUDA
+  /// TU that returns a torch::Device or DeviceType, an extern device variable, or a torch::Device
+  /// built from a string that comes from outside the code (`torch::Device device(args.device)`). With it, "no CUDA
   /// in this TU" does not make the program CPU-only.
   clang::SourceLocation opaqueDevice() const { return OpaqueDevice; }
   /// The code computes in fp16/bf16: names ScalarType::Half or BFloat16 (kHalf, kBFloat16,

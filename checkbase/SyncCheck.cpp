@@ -72,6 +72,12 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     if (S.Device == DeviceKind::Unknown && deviceIfHost(Tensor, Ctx, If) == DeviceKind::CPU)
       S.Hot.HostIf = std::move(If);
   }
+  // A TU that never names CUDA (a library TU: an agent, a model's .cpp): the sync matters only if
+  // a program that runs this code uses CUDA, which the project model decides.
+  if (projectMode() && (!Tensor || S.Device == DeviceKind::Unknown)) {
+    const TUFacts &T = TUFacts::get(Ctx);
+    S.Hot.IfProgramUsesCUDA = T.usesCUDA().isInvalid() && T.opaqueDevice().isInvalid();
+  }
   // With the project model, rarity through calls is decided over every file's calls (a helper
   // called only in a logging branch here may run on every step from another file): this TU says
   // only what is around the site in its own function.

@@ -288,6 +288,7 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
     }
     B.Why = H.Why;
     B.IfProjectUsesCUDA = H.IfProjectUsesCUDA;
+    B.IfProgramUsesCUDA = H.IfProgramUsesCUDA;
     B.InLoop = B.K == model::HotBasis::Loop || H.InLoop;
     B.HostIfFields = model::hostKeys(H.HostIf);
     for (const clang::NamedDecl *D : H.IfWidenedHost)

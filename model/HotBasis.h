@@ -29,6 +29,9 @@ struct HotBasis {
   std::vector<std::string> HostIfFields;
   /// The finding holds only if the program uses CUDA (HotContext::IfProjectUsesCUDA).
   bool IfProjectUsesCUDA = false;
+  /// The finding holds only if no program runs the function, or one that does may use CUDA
+  /// (HotContext::IfProgramUsesCUDA; ProjectModel::programsReachingMayUseCUDA).
+  bool IfProgramUsesCUDA = false;
   /// USRs of user functions and fields: the finding holds only if every one of them yields only
   /// tensors widened on the host from one narrow dtype (HotContext::IfWidenedHost; the project
   /// model's tensor flows, ProjectModel::widenedHost); the model fills in the placeholders below.

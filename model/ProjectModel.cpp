@@ -29,7 +29,8 @@ std::string encodeBasis(const HotBasis &B) {
   for (const std::string &Part :
        {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why,
         std::string(B.IfProjectUsesCUDA ? "1" : ""), Join(B.HostIfFields), Join(B.IfWidenedHost),
-        std::string(B.InLoop ? "1" : ""), Join(B.ProgramNeeds), Join(B.IfNoGradients)}) {
+        std::string(B.InLoop ? "1" : ""), Join(B.ProgramNeeds), Join(B.IfNoGradients),
+        std::string(B.IfProgramUsesCUDA ? "1" : "")}) {
     S += Sep;
     S += Part;
   }
@@ -40,9 +41,9 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   size_t At = Message.find(BasisMarker);
   if (At == std::string::npos)
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 13> Parts;
+  llvm::SmallVector<llvm::StringRef, 14> Parts;
   llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
-  if (Parts.size() != 13 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFCP").contains(Parts[1][0]))
+  if (Parts.size() != 14 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFCP").contains(Parts[1][0]))
     return std::nullopt;
   HotBasis B;
   B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
@@ -65,6 +66,7 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   B.InLoop = Parts[10] == "1";
   Split(Parts[11], B.ProgramNeeds);
   Split(Parts[12], B.IfNoGradients);
+  B.IfProgramUsesCUDA = Parts[13] == "1";
   Message.resize(At);
   return B;
 }
@@ -509,8 +511,21 @@ std::optional<ProgramSites> ProjectModel::programFacts(llvm::StringRef File, uns
   if (Own == Programs.end())
     return std::nullopt;
   ProgramSites Out = Own->Sites;
-  // The TUs without main() that the program calls into, transitively.
-  std::set<std::string> Called = Own->Calls;
+  for (size_t I : programTUs(Own - Programs.begin()))
+    for (auto [Mine, Theirs] : {std::pair<Site *, const Site *>{&Out.Conv, &Programs[I].Sites.Conv},
+                                {&Out.CUDA, &Programs[I].Sites.CUDA},
+                                {&Out.Trains, &Programs[I].Sites.Trains},
+                                {&Out.Cudnn, &Programs[I].Sites.Cudnn},
+                                {&Out.Opaque, &Programs[I].Sites.Opaque}})
+      if (!*Mine && *Theirs)
+        *Mine = *Theirs;
+  return Out;
+}
+
+std::vector<size_t> ProjectModel::programTUs(size_t Main) const {
+  // The TUs without main() that the program calls into, transitively, in the order they are reached.
+  std::vector<size_t> Out;
+  std::set<std::string> Called = Programs[Main].Calls;
   std::vector<bool> In(Programs.size(), false);
   for (bool Grew = true; Grew;) {
     Grew = false;
@@ -520,16 +535,28 @@ std::optional<ProgramSites> ProjectModel::programFacts(llvm::StringRef File, uns
           !llvm::any_of(T.Defines, [&](const std::string &USR) { return Called.count(USR) != 0; }))
         continue;
       In[I] = Grew = true;
+      Out.push_back(I);
       Called.insert(T.Calls.begin(), T.Calls.end());
-      for (auto [Mine, Theirs] : {std::pair<Site *, const Site *>{&Out.Conv, &T.Sites.Conv},
-                                  {&Out.CUDA, &T.Sites.CUDA},
-                                  {&Out.Trains, &T.Sites.Trains},
-                                  {&Out.Cudnn, &T.Sites.Cudnn}})
-        if (!*Mine && *Theirs)
-          *Mine = *Theirs;
     }
   }
   return Out;
+}
+
+std::optional<bool> ProjectModel::programsReachingMayUseCUDA(llvm::StringRef USR) const {
+  std::string U = USR.str();
+  bool Reached = false;
+  for (size_t M = 0; M < Programs.size(); ++M) {
+    if (!Programs[M].Sites.Main)
+      continue;
+    std::vector<size_t> TUs = programTUs(M);
+    TUs.push_back(M);
+    if (llvm::none_of(TUs, [&](size_t I) { return Programs[I].Defines.count(U) != 0; }))
+      continue;
+    Reached = true;
+    if (llvm::any_of(TUs, [&](size_t I) { return Programs[I].Sites.CUDA || Programs[I].Sites.Opaque; }))
+      return true;
+  }
+  return Reached ? std::optional<bool>(false) : std::nullopt;
 }
 
 void ProjectModel::decideWidenedHost() {
@@ -667,6 +694,10 @@ bool ProjectModel::resolve(Finding &F) const {
   };
   // Advice for CUDA programs in a TU that does not use CUDA itself, in a project no TU of which does.
   if (B->IfProjectUsesCUDA && !UsesCUDA)
+    return false;
+  // A sync in a TU that names no device, run only by programs that never use CUDA (an agent
+  // library driven by a CPU example, beside other programs that use CUDA).
+  if (B->IfProgramUsesCUDA && !B->FunctionUSR.empty() && programsReachingMayUseCUDA(B->FunctionUSR) == false)
     return false;
   // A sync on tensors read from fields that the project only ever fills with host tensors.
   if (!B->HostIfFields.empty() && llvm::all_of(B->HostIfFields, [&](const std::string &U) {

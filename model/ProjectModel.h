@@ -141,6 +141,10 @@ public:
   /// defines; a function defined in no TU of the project (and overridden by none) may, unless
   /// its key is "?USR" (handed no tensor at any call: TUSummary.h gradientCalleeKey).
   bool needsGradients(llvm::StringRef Key) const;
+  /// For the user function USR: true when a program (a TU with main() and the TUs it calls into)
+  /// that defines it uses CUDA or a device it cannot see (ProgramSites::Opaque); false when
+  /// programs define it and none does; nullopt when no program does.
+  std::optional<bool> programsReachingMayUseCUDA(llvm::StringRef USR) const;
 
   /// For a user function or a field (by USR): the widening when every tensor it returns or holds,
   /// in every TU of the project, was widened on the host from the same narrow dtype (directly, or
@@ -185,6 +189,8 @@ private:
     std::set<std::string> Calls;   // what its functions call
   };
   std::vector<ProgramTU> Programs; // each TU's, in the order of their main files
+  /// The TUs without main() that the program of Programs[Main] calls into, transitively.
+  std::vector<size_t> programTUs(size_t Main) const;
   std::set<std::string> NeedGradients;              // the defined functions that may need gradients
   void decideGradients();
 };

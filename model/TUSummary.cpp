@@ -697,6 +697,7 @@ TUSummary buildTUSummary(ASTContext &Ctx) {
       S.Program.Trains = SiteAt(PF.FirstTraining);
     if (PF.ConfiguresCudnn)
       S.Program.Cudnn = SiteAt(PF.FirstCudnnConfig);
+    S.Program.Opaque = SiteAt(TUFacts::get(Ctx).opaqueDevice());
   }
   for (const auto &[FD, V] : fieldWritesOf(Ctx)) {
     if (V.Known && V.Values.empty())
@@ -847,7 +848,8 @@ llvm::json::Value toJson(const TUSummary &S) {
                          {"conv", &S.Program.Conv},
                          {"cuda", &S.Program.CUDA},
                          {"trains", &S.Program.Trains},
-                         {"cudnn", &S.Program.Cudnn}})
+                         {"cudnn", &S.Program.Cudnn},
+                         {"opaque_device", &S.Program.Opaque}})
     if (*St) {
       Object O{{"file", St->File}, {"line", St->Line}, {"col", St->Column}};
       if (!St->What.empty())
@@ -995,7 +997,8 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
                            {"conv", &S.Program.Conv},
                            {"cuda", &S.Program.CUDA},
                            {"trains", &S.Program.Trains},
-                           {"cudnn", &S.Program.Cudnn}})
+                           {"cudnn", &S.Program.Cudnn},
+                         {"opaque_device", &S.Program.Opaque}})
       if (const auto *SO = P->getObject(Key)) {
         St->File = R.str(*SO, "file");
         St->Line = R.num(*SO, "line");

@@ -41,10 +41,11 @@ struct HostAssumptions;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 6; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 7; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
                                  // 5: the devices of tensor arguments at calls (paramKey);
-                                 // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost)
+                                 // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost);
+                                 // 7: opaque devices of programs, callees handed no tensor ("?USR")
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -173,6 +174,7 @@ struct ProgramSites {
   Site CUDA;   // uses CUDA (TUFacts::usesCUDA)
   Site Trains; // backward() or an optimizer's step()
   Site Cudnn;  // configures cuDNN: setBenchmarkCuDNN, setDeterministicCuDNN, setDeterministicAlgorithms
+  Site Opaque; // a device it cannot see (TUFacts::opaqueDevice): the program may use CUDA
 };
 
 struct TUSummary {

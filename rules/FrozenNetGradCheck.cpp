@@ -162,6 +162,48 @@ Use classifyList(const VarDecl *List, const HotCodeAnalysis &H, ASTContext &Ctx)
   return R;
 }
 
+/// A module made here, whose parameters no other code holds: a holder or module constructed from
+/// sizes (`Linear(8, 1)`, `Net()`), std::make_shared, a clone() (a target network's own copy),
+/// nullptr. Not a module handed in (a parameter, another variable, a call's result): code elsewhere
+/// may have given its parameters to an optimizer (a trainer built on the caller's network and
+/// optimizer).
+bool freshModule(const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 6)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return freshModule(EWC->getSubExpr(), Depth + 1);
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return freshModule(M->getSubExpr(), Depth + 1);
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    return freshModule(B->getSubExpr(), Depth + 1);
+  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+    return freshModule(F->getSubExpr(), Depth + 1);
+  if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(E))
+    return true;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    // A copy, or a holder around another module (`Net(std::make_shared<NetImpl>())`): that one.
+    if (CE->getNumArgs() == 1 && Ctor &&
+        (Ctor->isCopyOrMoveConstructor() || moduleImplOf(CE->getArg(0)->getType()) ||
+         isJitModuleType(CE->getArg(0)->getType())))
+      return freshModule(CE->getArg(0), Depth + 1);
+    return true; // built from sizes, options or a configuration
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || !FD->getDeclName().isIdentifier())
+      return false;
+    if (FD->getName() == "make_shared" || FD->getName() == "make_unique" || FD->getName() == "clone")
+      return true;
+    // std::dynamic_pointer_cast<Net>(net->clone())
+    if (llvm::StringRef(FD->getName()).ends_with("pointer_cast") && C->getNumArgs() == 1)
+      return freshModule(C->getArg(0), Depth + 1);
+    return false;
+  }
+  return false;
+}
+
 /// What a use of the module does with it.
 Use classify(const Expr *U, const HotCodeAnalysis &H, ASTContext &Ctx,
              const llvm::SmallPtrSetImpl<const Expr *> *Exempt = nullptr) {
@@ -184,11 +226,13 @@ Use classify(const Expr *U, const HotCodeAnalysis &H, ASTContext &Ctx,
       if (Op->getOperator() == OO_Call && Op->getArg(0)->IgnoreParenImpCasts() == Cur)
         return Use::Harmless; // net(x)
       if (Op->getOperator() == OO_Equal && Op->getArg(0)->IgnoreParenImpCasts() == Cur)
-        return Use::Harmless; // net = ...
+        return freshModule(Op->getArg(1)) ? Use::Harmless : Use::Escapes; // net = Net(...) / = handed in
       return Use::Escapes;
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(P))
-      return BO->isAssignmentOp() && BO->getLHS()->IgnoreParenImpCasts() == Cur ? Use::Harmless : Use::Escapes;
+      return BO->isAssignmentOp() && BO->getLHS()->IgnoreParenImpCasts() == Cur && freshModule(BO->getRHS())
+                 ? Use::Harmless
+                 : Use::Escapes;
     if (const auto *ME = dyn_cast<MemberExpr>(P)) {
       const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(H.parentOf(ME));
       const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
@@ -498,6 +542,15 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
         std::vector<const Stmt *> Scopes = scopesOf(D, C);
         if (Scopes.empty())
           return false;
+        // A field a constructor initialises with a module handed in (`net_{net}`): the caller
+        // may have given its parameters to an optimizer (the trainer's optimizer, also handed in).
+        if (const auto *Field = dyn_cast<FieldDecl>(D))
+          if (const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent()))
+            for (const CXXConstructorDecl *Ctor : RD->ctors())
+              if (const CXXConstructorDecl *Def = dyn_cast_or_null<CXXConstructorDecl>(Ctor->getDefinition()))
+                for (const CXXCtorInitializer *I : Def->inits())
+                  if (I->isWritten() && I->getMember() == Field && !freshModule(I->getInit()))
+                    return false;
         bool AnyUse = false;
         for (const Stmt *Body : Scopes) {
           std::vector<const Expr *> Uses;

@@ -695,6 +695,13 @@ TEST(HotBasis, RoundTripsAndLeavesOtherMessagesAlone) {
   EXPECT_EQ(HotBasis::Project, Back->K);
   EXPECT_EQ(B.ProgramNeeds, Back->ProgramNeeds);
   EXPECT_EQ(B.IfNoGradients, Back->IfNoGradients);
+  EXPECT_FALSE(Back->IfProgramUsesCUDA);
+  B.IfProgramUsesCUDA = true;
+  M = "msg" + encodeBasis(B);
+  Back = takeBasis(M);
+  ASSERT_TRUE(Back);
+  EXPECT_TRUE(Back->IfProgramUsesCUDA);
+  EXPECT_EQ(B.IfNoGradients, Back->IfNoGradients);
   std::string Plain = "no basis here";
   EXPECT_FALSE(takeBasis(Plain));
   EXPECT_EQ("no basis here", Plain);
