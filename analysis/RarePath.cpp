@@ -40,6 +40,74 @@ const BinaryOperator *moduloTest(const Expr *Cond) {
 
 const IntegerLiteral *integerLiteral(const Expr *E) { return dyn_cast<IntegerLiteral>(E->IgnoreParenImpCasts()); }
 
+/// The member or static/global variable a lazy-initialisation test names: `!graph_`,
+/// `graph_ == nullptr`, `!buffer_.defined()`, `!initialized_` (a member, a static local or a
+/// global: what survives the call), or null.
+const ValueDecl *lazyTestedVariable(const Expr *Cond) {
+  if (!Cond)
+    return nullptr;
+  Cond = Cond->IgnoreParenImpCasts();
+  const Expr *Operand = nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot)
+    Operand = UO->getSubExpr();
+  else if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->getOpcode() == BO_EQ) {
+    if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(BO->getRHS()->IgnoreParenImpCasts()))
+      Operand = BO->getLHS();
+    else if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      Operand = BO->getRHS();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond); Op && Op->getOperator() == OO_Exclaim)
+    Operand = Op->getArg(0);
+  if (!Operand)
+    return nullptr;
+  Operand = Operand->IgnoreParenImpCasts();
+  // `!ptr` on a smart pointer is operator bool (a member call); `!t.defined()` a member call too.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Operand)) {
+    const auto *MD = MC->getMethodDecl();
+    if (!MD || !(isa<CXXConversionDecl>(MD) || (MD->getDeclName().isIdentifier() && MD->getName() == "defined")))
+      return nullptr;
+    Operand = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(Operand))
+    return isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Operand))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && (VD->isStaticLocal() || VD->hasGlobalStorage()))
+      return VD;
+  return nullptr;
+}
+
+/// True when S (a branch), or a method of the same class or a function it calls directly (one
+/// level), assigns D: `graph_ = ...`, `graph_.reset(...)`, `initialized_ = true`.
+bool assignsVariable(const Stmt *S, const ValueDecl *D, unsigned Depth = 0) {
+  if (!S)
+    return false;
+  auto Names = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->getMemberDecl() == D;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl() == D;
+    return false;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && Names(BO->getLHS()))
+    return true;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Names(Op->getArg(0)))
+    return true;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && MD->getDeclName().isIdentifier() && (MD->getName() == "reset" || MD->getName() == "emplace") &&
+        Names(MC->getImplicitObjectArgument()))
+      return true;
+  }
+  if (const auto *C = dyn_cast<CallExpr>(S); C && Depth == 0)
+    if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && Callee->hasBody())
+      if (assignsVariable(Callee->getBody(), D, Depth + 1))
+        return true;
+  for (const Stmt *Ch : S->children())
+    if (assignsVariable(Ch, D, Depth))
+      return true;
+  return false;
+}
+
 const VarDecl *variableOf(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     return dyn_cast<VarDecl>(DRE->getDecl());
@@ -170,6 +238,14 @@ static std::optional<RarePath> rarePath(const Stmt *S, ASTContext &Ctx, unsigned
           std::string Text = sourceText(Test, Ctx);
           unsigned Line = SM.getPresumedLineNumber(SM.getExpansionLoc(If->getBeginLoc()));
           return RarePath{"it only runs in the logging branch `if (" + Text + ")` at line " + std::to_string(Line),
+                          true};
+        }
+      // A lazy initialisation: `if (!graph_) { graph_ = ...; }` runs once, on the first call.
+      if (Prev == If->getThen() && !If->getElse())
+        if (const ValueDecl *D = lazyTestedVariable(If->getCond()); D && assignsVariable(If->getThen(), D)) {
+          unsigned Line = SM.getPresumedLineNumber(SM.getExpansionLoc(If->getBeginLoc()));
+          return RarePath{"it only runs once, in the lazy initialisation `if (" + sourceText(If->getCond(), Ctx) +
+                              ")` at line " + std::to_string(Line),
                           true};
         }
     }
