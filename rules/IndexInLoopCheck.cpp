@@ -230,17 +230,36 @@ bool readToHost(const Expr *E, const HotCodeAnalysis &HC) {
   return MD && MD->getDeclName().isIdentifier() && MD->getName() == "item" && isTensorType(ME->getBase()->getType());
 }
 
+/// A class of the user's code (not libtorch's, the standard library's or a system header's).
+bool isUserClass(QualType T, const SourceManager &SM) {
+  const CXXRecordDecl *RD = T.isNull() ? nullptr : T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && !isTorchDecl(RD) && !RD->isInStdNamespace() && !SM.isInSystemHeader(RD->getLocation()) &&
+         !isTensorType(T);
+}
+
 bool callsModelOrUserCode(const Stmt *S, const SourceManager &SM) {
   if (!S)
     return false;
   if (const auto *C = dyn_cast<CallExpr>(S)) {
     if (moduleOfForwardCall(C))
       return true;
-    if (const FunctionDecl *FD = C->getDirectCallee())
+    if (const FunctionDecl *FD = C->getDirectCallee()) {
       if (!isTorchDecl(FD) && !FD->isInStdNamespace() && !SM.isInSystemHeader(FD->getLocation()) &&
           !isa<CXXConversionDecl>(FD))
         return true;
+      // Rows handed to objects of the user's (`std::make_shared<Node>(states.index({i}), ...)`, one
+      // tree node per row): each goes its own way, nothing to vectorise.
+      if (FD->isInStdNamespace() && FD->getDeclName().isIdentifier() &&
+          (FD->getName() == "make_shared" || FD->getName() == "make_unique"))
+        if (const TemplateArgumentList *TA = FD->getTemplateSpecializationArgs();
+            TA && TA->size() >= 1 && (*TA)[0].getKind() == TemplateArgument::Type && isUserClass((*TA)[0].getAsType(), SM))
+          return true;
+    }
   }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S); CE && CE->getNumArgs() > 0 && CE->getConstructor() &&
+                                                      !CE->getConstructor()->isCopyOrMoveConstructor() &&
+                                                      isUserClass(CE->getType(), SM))
+    return true;
   if (isa<LambdaExpr>(S))
     return true;
   for (const Stmt *C : S->children())
