@@ -246,6 +246,9 @@ private:
   void checkArgument(const CallExpr *C, const Expr *E) {
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD) {
+      // The function pointer called (`fn(x)`): a read, not a write.
+      if (C->getCallee()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts())
+        return;
       escape();
       return;
     }

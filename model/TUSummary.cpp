@@ -18,6 +18,7 @@
 #include "analysis/RarePath.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include <functional>
 #include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Path.h"
@@ -251,8 +252,13 @@ public:
       Frame &F = Frames.back();
       Out.Functions[F.Index].Steps.push_back({*K, currentLoop(), positionOf(SM, C->getBeginLoc()).Line});
     }
-    if (!Callee)
+    if (!Callee) {
+      // A call through a function pointer whose values are visible: `auto fn = flag ? a : b; fn(x);`
+      // calls a or b.
+      for (const FunctionDecl *T : pointerTargets(C->getCallee()))
+        addCall(usrOf(T), C, false);
       return true;
+    }
     // A std::function (or any callable object) named by a local initialised with a lambda.
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
         Op && Op->getOperator() == OO_Call && isLibraryLocation(SM, Callee->getLocation()))
@@ -521,6 +527,43 @@ private:
     bool R = Body();
     --Frames.back().CondDepth;
     return R;
+  }
+
+  /// The functions a function pointer may hold where all its values are visible: a local whose
+  /// initializer and assignments are function names, `&f`, or conditionals of them. Empty when
+  /// one is anything else.
+  std::vector<const FunctionDecl *> pointerTargets(const Expr *Callee) {
+    std::vector<const FunctionDecl *> Out;
+    std::function<bool(const Expr *, unsigned)> Add = [&](const Expr *E, unsigned Depth) {
+      if (!E || Depth > 6)
+        return false;
+      E = E->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref))
+        return Add(U->getSubExpr(), Depth + 1);
+      if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+        return Add(CO->getTrueExpr(), Depth + 1) && Add(CO->getFalseExpr(), Depth + 1);
+      const auto *R = dyn_cast<DeclRefExpr>(E);
+      if (!R)
+        return false;
+      if (const auto *FD = dyn_cast<FunctionDecl>(R->getDecl())) {
+        const FunctionDecl *Def = FD->getDefinition();
+        Out.push_back(Def ? Def : FD);
+        return true;
+      }
+      const auto *V = dyn_cast<VarDecl>(R->getDecl());
+      if (!V || Depth > 0 || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+        return false;
+      const VarValues &Vals = valuesOf(V, Ctx);
+      if (!Vals.Known || Vals.Values.empty())
+        return false;
+      for (const Expr *Val : Vals.Values)
+        if (!Add(Val, Depth + 1))
+          return false;
+      return true;
+    };
+    if (!Add(Callee, 0))
+      Out.clear();
+    return Out;
   }
 
   /// The lambda a callable object denotes where that is visible: a local (a std::function or a
