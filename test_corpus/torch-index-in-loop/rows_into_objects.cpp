@@ -8,7 +8,7 @@ std::vector<std::pair<int64_t, torch::Tensor>> scaled(const torch::Tensor &state
   std::vector<std::pair<int64_t, torch::Tensor>> out;
   for (int64_t i = 0; i < n; ++i)
     out.push_back(std::make_pair(i, states.index({i}) * 2));
-  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: `states.index(...)` indexes one row or element of states per iteration of the loop at line 9 to n: each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) (in scaled(), called on every iteration of the loop in main() at line 18) [torch-index-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: `states.index(...)` indexes one row or element of states per iteration of the loop at line 9 to n: each iteration dispatches its own indexing and kernels (one launch each on a GPU), where one expression on the whole dimension runs one kernel; vectorise it (slices with torch::indexing::Slice, index_select/index_put_ with an index tensor, a reduction over the dimension, broadcasting) (in scaled(), called on every iteration of the loop in main() at line 19) [torch-index-in-loop]
   return out;
 }
 
