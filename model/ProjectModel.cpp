@@ -240,6 +240,10 @@ void ProjectModel::finish() {
     Programs.push_back(std::move(T));
   }
   Pending.clear();
+  ProgramClosures.assign(Programs.size(), {});
+  for (size_t M = 0; M < Programs.size(); ++M)
+    if (Programs[M].Sites.Main)
+      ProgramClosures[M] = programTUs(M);
 
   for (auto &[USR, D] : Defs) {
     for (const std::string &O : D.F.Overrides)
@@ -511,7 +515,7 @@ std::optional<ProgramSites> ProjectModel::programFacts(llvm::StringRef File, uns
   if (Own == Programs.end())
     return std::nullopt;
   ProgramSites Out = Own->Sites;
-  for (size_t I : programTUs(Own - Programs.begin()))
+  for (size_t I : ProgramClosures[Own - Programs.begin()])
     for (auto [Mine, Theirs] : {std::pair<Site *, const Site *>{&Out.Conv, &Programs[I].Sites.Conv},
                                 {&Out.CUDA, &Programs[I].Sites.CUDA},
                                 {&Out.Trains, &Programs[I].Sites.Trains},
@@ -548,7 +552,7 @@ std::optional<bool> ProjectModel::programsReachingMayUseCUDA(llvm::StringRef USR
   for (size_t M = 0; M < Programs.size(); ++M) {
     if (!Programs[M].Sites.Main)
       continue;
-    std::vector<size_t> TUs = programTUs(M);
+    std::vector<size_t> TUs = ProgramClosures[M];
     TUs.push_back(M);
     if (llvm::none_of(TUs, [&](size_t I) { return Programs[I].Defines.count(U) != 0; }))
       continue;

@@ -191,6 +191,9 @@ private:
   std::vector<ProgramTU> Programs; // each TU's, in the order of their main files
   /// The TUs without main() that the program of Programs[Main] calls into, transitively.
   std::vector<size_t> programTUs(size_t Main) const;
+  /// programTUs of each TU with main() (empty for the others), computed once in finish(): every
+  /// finding resolved asks them.
+  std::vector<std::vector<size_t>> ProgramClosures;
   std::set<std::string> NeedGradients;              // the defined functions that may need gradients
   void decideGradients();
 };

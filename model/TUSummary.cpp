@@ -1041,7 +1041,7 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
                            {"cuda", &S.Program.CUDA},
                            {"trains", &S.Program.Trains},
                            {"cudnn", &S.Program.Cudnn},
-                         {"opaque_device", &S.Program.Opaque}})
+                           {"opaque_device", &S.Program.Opaque}})
       if (const auto *SO = P->getObject(Key)) {
         St->File = R.str(*SO, "file");
         St->Line = R.num(*SO, "line");
