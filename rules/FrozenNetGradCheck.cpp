@@ -4,6 +4,7 @@
 #include "analysis/NnModules.h"
 #include "core/AstWalk.h"
 #include "core/Recovery.h"
+#include "utils/ExprStrip.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -162,6 +163,18 @@ Use classifyList(const VarDecl *List, const HotCodeAnalysis &H, ASTContext &Ctx)
   return R;
 }
 
+/// The return statements of a body, not those of lambdas or local classes in it.
+void collectReturns(const Stmt *S, llvm::SmallVectorImpl<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    Out.push_back(R);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+
 /// A module made here, whose parameters no other code holds: a holder or module constructed from
 /// sizes (`Linear(8, 1)`, `Net()`), std::make_shared, a clone() (a target network's own copy),
 /// nullptr. Not a module handed in (a parameter, another variable, a call's result): code elsewhere
@@ -170,13 +183,7 @@ Use classifyList(const VarDecl *List, const HotCodeAnalysis &H, ASTContext &Ctx)
 bool freshModule(const Expr *E, unsigned Depth = 0) {
   if (!E || Depth > 6)
     return false;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-    return freshModule(EWC->getSubExpr(), Depth + 1);
-  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-    return freshModule(M->getSubExpr(), Depth + 1);
-  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-    return freshModule(B->getSubExpr(), Depth + 1);
+  E = stripTemporaries(E);
   if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
     return freshModule(F->getSubExpr(), Depth + 1);
   if (isa<CXXNullPtrLiteralExpr, GNUNullExpr>(E))
@@ -199,6 +206,27 @@ bool freshModule(const Expr *E, unsigned Depth = 0) {
     // std::dynamic_pointer_cast<Net>(net->clone())
     if (llvm::StringRef(FD->getName()).ends_with("pointer_cast") && C->getNumArgs() == 1)
       return freshModule(C->getArg(0), Depth + 1);
+    // A factory of the user's defined here (`teacher = mlp(D, H, O)`): fresh when every return
+    // of it is.
+    if (const FunctionDecl *Def = FD->getDefinition())
+      if (Def->hasBody()) {
+        llvm::SmallVector<const ReturnStmt *, 4> Returns;
+        collectReturns(Def->getBody(), Returns);
+        if (Returns.empty())
+          return false;
+        for (const ReturnStmt *R : Returns) {
+          const Expr *V = R->getRetValue();
+          // `auto net = Net(...); net->to(device); return net;` (the copy or move it returns)
+          const Expr *Named = V ? stripMoves(V) : nullptr;
+          if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Named))
+            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+              if (VD->isLocalVarDecl() && VD->getDeclContext() == Def && VD->hasInit())
+                V = VD->getInit();
+          if (!freshModule(V, Depth + 1))
+            return false;
+        }
+        return true;
+      }
     return false;
   }
   return false;
