@@ -456,7 +456,9 @@ private:
     return D::CPU;
   }
 
-  /// An op's result lives where its tensor operands live.
+  /// An op's result lives where its tensor operands live. Operands that add nothing (the variable
+  /// being followed, in `x = x * 2`; the field being stored, in `f = f + g`) leave None: the op
+  /// adds nothing either, and the other values decide.
   D operands(const CallExpr *C, unsigned Depth) {
     D K = D::None;
     bool Any = false;
@@ -468,9 +470,7 @@ private:
         K = merge(K, tensor(T, Depth + 1));
       });
     }
-    if (!Any || K == D::None)
-      return D::Unknown;
-    return K;
+    return Any ? K : D::Unknown;
   }
 
   template <typename F> void collectTensors(const Expr *A, F &&Fn) {

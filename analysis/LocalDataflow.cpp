@@ -486,6 +486,25 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
       V.Known = false;
     if (F.Escaped && !F.RangeFor)
       V.EscapedAt = F.EscapedAt;
+  } else if (const Expr *Init = VD->getInit(); Init && VD->hasGlobalStorage() && !VD->getType()->isReferenceType() &&
+                                                 !VD->isStaticDataMember() && !VD->isExternallyVisible() &&
+                                                 !Ctx.getSourceManager().isInSystemHeader(VD->getLocation())) {
+    // A variable no other file can name (`static auto opts = TensorOptions().dtype(kLong);`, one in
+    // an anonymous namespace, a function's static): its initialiser and every write in this TU.
+    V.Known = true;
+    V.Values.push_back(Init);
+    RefFinder F(VD, Ctx, V);
+    if (FD && FD->getBody()) {
+      F.TraverseStmt(FD->getBody());
+    } else {
+      const SourceManager &SM = Ctx.getSourceManager();
+      for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+        if (!SM.isInSystemHeader(D->getLocation()))
+          F.TraverseDecl(D);
+    }
+    V.Written = F.Escaped || V.Values.size() > 1;
+    if (F.Escaped)
+      V.Known = false;
   } else {
     V.Written = true;
   }

@@ -13,8 +13,10 @@
 namespace torchlint {
 
 struct VarValues {
-  /// False for parameters, globals, statics, fields, structured bindings, range-for variables
-  /// and variables that escape: their values are not all visible here.
+  /// False for parameters, globals other files can name, static data members, fields,
+  /// structured bindings, range-for variables and variables that escape: their values are not
+  /// all visible here. A variable only this TU can name (`static` at namespace scope, in an
+  /// anonymous namespace, a function's static) is known from its initialiser and the TU's writes.
   bool Known = false;
   /// The initializer (when there is one) and the right-hand side of every assignment.
   std::vector<const clang::Expr *> Values;
@@ -28,7 +30,7 @@ struct VarValues {
   clang::SourceLocation EscapedAt;
 };
 
-/// The values local variable VD can hold (cached per variable for the TU).
+/// The values variable VD can hold (cached per variable for the TU).
 const VarValues &valuesOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 
 /// The range of a range-for loop variable that the loop never reassigns and that never escapes

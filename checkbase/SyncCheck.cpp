@@ -69,8 +69,12 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     // files return.
     HostAssumptions If;
     If.AcrossFiles = projectMode();
-    if (S.Device == DeviceKind::Unknown && deviceIfHost(Tensor, Ctx, If) == DeviceKind::CPU)
+    if (S.Device == DeviceKind::Unknown && deviceIfHost(Tensor, Ctx, If) == DeviceKind::CPU) {
+      // One file alone: fields of a class only this file defines, all filled here.
+      if (!projectMode() && model::LocalModel::get(Ctx).hostInThisFile(If, Ctx))
+        return std::nullopt;
       S.Hot.HostIf = std::move(If);
+    }
   }
   // A TU that never names CUDA (a library TU: an agent, a model's .cpp): the sync matters only if
   // a program that runs this code uses CUDA, which the project model decides.

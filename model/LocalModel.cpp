@@ -1,6 +1,9 @@
 #include "model/LocalModel.h"
+#include "analysis/DeviceProvenance.h"
 #include "core/PerTU.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include <map>
 #include <vector>
 
@@ -158,6 +161,22 @@ bool LocalModel::outsideTraining(llvm::StringRef FunctionUSR, const std::optiona
   if (!NotPerStep.count(FunctionUSR.str()))
     return false;
   return !Loop || quietLoop(*Loop);
+}
+
+bool LocalModel::hostInThisFile(const HostAssumptions &If, clang::ASTContext &Ctx) const {
+  if (If.empty() || !If.Params.empty() || !If.Returns.empty())
+    return false;
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  for (const clang::FieldDecl *F : If.Fields) {
+    const auto *RD = llvm::dyn_cast<clang::CXXRecordDecl>(F->getParent());
+    const clang::CXXRecordDecl *Def = RD ? RD->getDefinition() : nullptr;
+    if (!Def || !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+      return false;
+  }
+  for (const std::string &Key : hostKeys(If))
+    if (M.deviceOfKey(Key) != FieldDevice::Host)
+      return false;
+  return true;
 }
 
 } // namespace torchlint::model

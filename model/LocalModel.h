@@ -32,6 +32,10 @@ namespace clang {
 class ASTContext;
 } // namespace clang
 
+namespace torchlint {
+struct HostAssumptions;
+} // namespace torchlint
+
 namespace torchlint::model {
 
 /// "Dataset::Dataset", "ImageLoader::ImageLoader": the constructor of a class whose name says it
@@ -65,6 +69,12 @@ public:
   /// Set for a function that this TU calls only outside training (see notPerStep) or under a
   /// logging branch, at least once under one; nullptr otherwise (or when the TU cannot tell).
   const Rare *rareOnly(llvm::StringRef FunctionUSR) const;
+
+  /// Whether a host answer that rests on fields (analysis/DeviceProvenance.h HostAssumptions,
+  /// asked without AcrossFiles) holds in this TU alone: each field is of a class defined in the
+  /// main file (no other file can write it) and every write of it here stores host tensors,
+  /// chains through other such fields and this file's calls resolved as the project model does.
+  bool hostInThisFile(const HostAssumptions &If, clang::ASTContext &Ctx) const;
 
 private:
   /// The loop at P is known and neither it nor a loop around it is a step loop.

@@ -123,6 +123,12 @@ public:
   /// Whether the function defined as USR holds a training step loop (one that runs backward() or
   /// an optimizer's step()), directly or through its calls.
   bool holdsStepLoop(llvm::StringRef USR) const { return HasStepLoop.count(USR.str()); }
+  /// Where every write of the model's TUs puts the tensors of a field (a paramKey, a returnKey),
+  /// its host-if chains resolved; Unknown when no TU writes it.
+  FieldDevice deviceOfKey(const std::string &Key) const {
+    auto It = FieldDevices.find(Key);
+    return It == FieldDevices.end() ? FieldDevice::Unknown : It->second;
+  }
 
   /// Decides a finding made in project mode (its message carries a HotBasis): false when it must
   /// not be reported (the code does not run per step in the project, or the finding holds only

@@ -33,6 +33,13 @@ const Expr *stripCopies(const Expr *E) {
     if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
       if (FC->getCastKind() == CK_NoOp || FC->getCastKind() == CK_ConstructorConversion)
         E = FC->getSubExpr();
+    // A braced copy of a value of the same class (`P{prior.to(kCPU)}`, `Tensor t{f()}`): clang
+    // keeps the one-element list around the value C++17 initialises the object from.
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      if (IL->getNumInits() == 1 && IL->getType()->isRecordType() &&
+          IL->getType().getCanonicalType().getUnqualifiedType() ==
+              IL->getInit(0)->getType().getCanonicalType().getUnqualifiedType())
+        E = IL->getInit(0);
     if (E == Prev)
       return E;
   }

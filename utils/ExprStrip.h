@@ -3,7 +3,8 @@
 //  - stripTemporaries: parentheses, implicit casts and the nodes around temporaries
 //    (materialisation, binding, cleanups, constant-expression wrappers);
 //  - stripCopies: that, plus copies and moves of the value (a copy or move constructor, a
-//    functional cast that only converts): `torch::Tensor t = f(x);` initialiser -> `f(x)`;
+//    functional cast that only converts, a braced list around one value of the same class):
+//    `torch::Tensor t = f(x);` or `t{f(x)}` initialiser -> `f(x)`;
 //  - stripMoves: that, plus `std::move(x)` (x's value, handed on): `v_(std::move(v))` -> `v`;
 //  - stripToWritten: what the user wrote where C++ converts implicitly (a one-argument
 //    converting construction the user did not spell as `T(x)`): `Device d = "cuda";` -> "cuda";

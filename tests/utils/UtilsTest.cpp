@@ -57,6 +57,16 @@ TEST(ExprStrip, StripCopiesReachesTheCallBehindACopyAndItsTemporaries) {
   EXPECT_TRUE(is<DeclRefExpr>(stripCopies(initOf(*AST, "copied"))));
 }
 
+TEST(ExprStrip, StripCopiesReachesTheValueInABracedCopy) {
+  // C++17 keeps `{value}` of the same class as a one-element list (a member initialiser
+  // `P{prior.to(kCPU)}` is the same): the value; a list of another type or of two values stays.
+  auto AST = parse("at::Tensor f();\nstruct Pair { at::Tensor a, b; };\n"
+                   "void g() { at::Tensor braced{f()}; Pair two{f(), f()}; Pair one{f()}; }\n");
+  EXPECT_TRUE(is<CallExpr>(stripCopies(initOf(*AST, "braced"))));
+  EXPECT_TRUE(is<InitListExpr>(stripCopies(initOf(*AST, "two"))));
+  EXPECT_TRUE(is<InitListExpr>(stripCopies(initOf(*AST, "one"))));
+}
+
 TEST(ExprStrip, StripTemporariesKeepsTheCopyConstructor) {
   auto AST = parse("void g(at::Tensor arg) { at::Tensor copy_of_arg = arg; }\n");
   const Expr *U = initOf(*AST, "copy_of_arg");
