@@ -16,8 +16,10 @@ namespace {
 
 /// A value fixed at compile time: literals, constexpr variables, enumerators, arithmetic on
 /// them, braced lists of them, and the implicit conversions libtorch applies
-/// (TensorDataContainer, Scalar, IntArrayRef). No calls, no runtime variables.
-bool isConstantData(const Stmt *S, unsigned Depth = 0) {
+/// (TensorDataContainer, Scalar, IntArrayRef). No calls, no runtime variables. With Ctx, also a
+/// parameter of a number type that every call of its function in this TU passes such a value
+/// (`Output(logits, 0.0f, 1.0f, 11)` whose constructor runs `torch::linspace(lo, hi, n, ...)`).
+bool isConstantData(const Stmt *S, ASTContext *Ctx, unsigned Depth = 0) {
   if (!S || Depth > 64)
     return false;
   if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral>(S))
@@ -25,6 +27,14 @@ bool isConstantData(const Stmt *S, unsigned Depth = 0) {
   if (const auto *R = dyn_cast<DeclRefExpr>(S)) {
     if (isa<EnumConstantDecl>(R->getDecl()))
       return true;
+    if (const auto *PV = dyn_cast<ParmVarDecl>(R->getDecl())) {
+      if (!Ctx || !PV->getType().getNonReferenceType()->isArithmeticType())
+        return false;
+      std::optional<std::vector<const Expr *>> Args = HotCodeAnalysis::get(*Ctx).argumentsAtEveryCall(PV);
+      return Args && !Args->empty() && llvm::all_of(*Args, [&](const Expr *A) {
+               return isConstantData(A, Ctx, Depth + 16);
+             });
+    }
     if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
       return V->isConstexpr();
     return false;
@@ -40,7 +50,7 @@ bool isConstantData(const Stmt *S, unsigned Depth = 0) {
       isa<CXXOperatorCallExpr>(S)) {
     bool Any = false;
     for (const Stmt *C : S->children()) {
-      if (!isConstantData(C, Depth + 1))
+      if (!isConstantData(C, Ctx, Depth + 1))
         return false;
       Any = true;
     }
@@ -137,7 +147,7 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
     for (const Expr *A : Call->arguments()) {
       if (isOptionsArg(A))
         continue;
-      if (!isConstantData(A))
+      if (!isConstantData(A, &Ctx))
         return;
       ++Data;
     }
@@ -164,7 +174,7 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
     OverloadedOperatorKind K = Op->getOperator();
     if ((K == OO_Star || K == OO_Plus || K == OO_Minus || K == OO_Slash) && Op->getNumArgs() == 2) {
       const Expr *Other = stripToWritten(Op->getArg(0)) == stripToWritten(Call) ? Op->getArg(1) : Op->getArg(0);
-      if (!isTensorType(stripToWritten(Other)->getType()) && isConstantData(Other)) {
+      if (!isTensorType(stripToWritten(Other)->getType()) && isConstantData(Other, &Ctx)) {
         Report = true;
         Use = "torch::full_like(..., value)";
       }
