@@ -443,8 +443,12 @@ class Discovery(Base):
         # A .cu file (cli/CudaHost.h): parsed as CUDA host code without a toolkit, as the CLI does;
         # the kernel is not judged, the per-step item() in the host code is.
         text = "__global__ void k(float *x) { x[threadIdx.x] *= 2.f; }\n" + TRAIN
+        # The stub libtorch, with the system's C headers (the CUDA host header needs stddef.h).
+        os.makedirs(os.path.join(self.dir, "cu", ".git"))
         f = self.write("cu/src/glue.cu", text)
-        self.write_database("cu/build", [f])
+        self.write(os.path.join("cu", "build", "compile_commands.json"), json.dumps([
+            {"directory": os.path.join(self.dir, "cu", "build"), "file": f,
+             "arguments": ["clang++", "-std=c++17", "-isystem", os.path.join(self.dir, "include"), "-c", f]}]))
         c = self.client()
         c.initialize()
         c.open(f, text)
@@ -514,6 +518,7 @@ class BackgroundIndex(Base):
         self.assertIn("project index of", log)
 
     def test_off_by_default(self):
+        os.makedirs(os.path.join(self.dir, "noidx", ".git"))
         f = self.write("noidx/src/train.cpp", TRAIN)
         self.write_database("noidx/build", [f])
         self.expect_train_findings(f)
@@ -524,7 +529,10 @@ class Diagnostics(Base):
     def setUp(self):
         super().setUp()
         self.file = self.write("proj/src/train.cpp", TRAIN)
-        # Found by walking up from the file, in a build/ folder as clangd does.
+        # Found by walking up from the file, in a build/ folder of the repository as clangd does
+        # (without proj/.git the file's folder is the root, the database is not found, and every
+        # test parsed the real libtorch with torchlint's default flags: ~20 s each).
+        os.makedirs(os.path.join(self.dir, "proj", ".git"))
         self.write_database("proj/build", [self.file])
 
     def test_same_findings_as_the_cli(self):
@@ -726,7 +734,9 @@ class Diagnostics(Base):
         self.assertIn(b"result for version 2 discarded (superseded)", b"".join(c.stderr))
 
     def test_a_new_file_never_saved(self):
-        # Not on disk at all: analysed from the buffer, with the database's closest command.
+        # Not on disk at all: analysed from the buffer, with the database's closest command (a
+        # database in proj/ itself: one in build/ is used only for the files it lists).
+        self.write_database("proj", [self.file])
         path = os.path.join(self.dir, "proj", "src", "new.cpp")
         c = self.client()
         c.initialize()
