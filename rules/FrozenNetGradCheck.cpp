@@ -163,18 +163,6 @@ Use classifyList(const VarDecl *List, const HotCodeAnalysis &H, ASTContext &Ctx)
   return R;
 }
 
-/// The return statements of a body, not those of lambdas or local classes in it.
-void collectReturns(const Stmt *S, llvm::SmallVectorImpl<const ReturnStmt *> &Out) {
-  if (!S || isa<LambdaExpr>(S))
-    return;
-  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-    Out.push_back(R);
-    return;
-  }
-  for (const Stmt *Child : S->children())
-    collectReturns(Child, Out);
-}
-
 /// A module made here, whose parameters no other code holds: a holder or module constructed from
 /// sizes (`Linear(8, 1)`, `Net()`), std::make_shared, a clone() (a target network's own copy),
 /// nullptr. Not a module handed in (a parameter, another variable, a call's result): code elsewhere
@@ -210,8 +198,7 @@ bool freshModule(const Expr *E, unsigned Depth = 0) {
     // of it is.
     if (const FunctionDecl *Def = FD->getDefinition())
       if (Def->hasBody()) {
-        llvm::SmallVector<const ReturnStmt *, 4> Returns;
-        collectReturns(Def->getBody(), Returns);
+        llvm::SmallVector<const ReturnStmt *, 4> Returns = returnsOf(Def->getBody());
         if (Returns.empty())
           return false;
         for (const ReturnStmt *R : Returns) {
