@@ -488,7 +488,7 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
       V.EscapedAt = F.EscapedAt;
   } else if (const Expr *Init = VD->getInit(); Init && VD->hasGlobalStorage() && !VD->getType()->isReferenceType() &&
                                                  !VD->isStaticDataMember() && !VD->isExternallyVisible() &&
-                                                 !Ctx.getSourceManager().isInSystemHeader(VD->getLocation())) {
+                                                 !isLibraryLocation(Ctx.getSourceManager(), VD->getLocation())) {
     // A variable no other file can name (`static auto opts = TensorOptions().dtype(kLong);`, one in
     // an anonymous namespace, a function's static): its initialiser and every write in this TU.
     V.Known = true;
@@ -498,8 +498,9 @@ const VarValues &valuesOf(const VarDecl *VD, ASTContext &Ctx) {
       F.TraverseStmt(FD->getBody());
     } else {
       const SourceManager &SM = Ctx.getSourceManager();
+      // The user's declarations only (libtorch's headers may be on -I, not system headers).
       for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-        if (!SM.isInSystemHeader(D->getLocation()))
+        if (!isLibraryLocation(SM, D->getLocation()))
           F.TraverseDecl(D);
     }
     V.Written = F.Escaped || V.Values.size() > 1;
