@@ -69,12 +69,9 @@ std::optional<SyncSite> SyncCheck::assess(const Stmt *At, const Expr *Tensor, AS
     // files return.
     HostAssumptions If;
     If.AcrossFiles = projectMode();
-    if (S.Device == DeviceKind::Unknown && deviceIfHost(Tensor, Ctx, If) == DeviceKind::CPU) {
-      // One file alone: fields of a class only this file defines, all filled here.
-      if (!projectMode() && model::LocalModel::get(Ctx).hostInThisFile(If, Ctx))
-        return std::nullopt;
-      S.Hot.HostIf = std::move(If);
-    }
+    if (S.Device == DeviceKind::Unknown && deviceIfHost(Tensor, Ctx, If) == DeviceKind::CPU &&
+        hostConfirmedHere(std::move(If), S.Hot, Ctx))
+      return std::nullopt;
   }
   // A TU that never names CUDA (a library TU: an agent, a model's .cpp): the sync matters only if
   // a program that runs this code uses CUDA, which the project model decides.

@@ -258,6 +258,13 @@ bool TorchCheck::callChainRestsOnErrors(const clang::Stmt *S, clang::ASTContext 
   return erroneousCodeNames(Ctx, Names);
 }
 
+bool TorchCheck::hostConfirmedHere(HostAssumptions If, HotContext &Hot, clang::ASTContext &Ctx) const {
+  if (!projectMode() && model::LocalModel::get(Ctx).hostInThisFile(If, Ctx))
+    return true;
+  Hot.HostIf = std::move(If);
+  return false;
+}
+
 bool TorchCheck::projectMode() const { return stateOf(this).ProjectMode; }
 
 bool TorchCheck::inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const {

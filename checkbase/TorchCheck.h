@@ -35,6 +35,11 @@ protected:
   /// index in the plugin and the server): a check may then report what only the project can
   /// confirm (HotContext::IfProjectUsesCUDA, HostIfFields).
   bool projectMode() const;
+  /// A sync-like finding whose tensors are host memory if the fields, parameters and functions
+  /// in If are (analysis/DeviceProvenance.h deviceIfHost): true when this file alone confirms it
+  /// (per-file mode, fields of a class the file defines: model/LocalModel.h hostInThisFile), and
+  /// the finding is dropped; else If goes with Hot (HotContext::HostIf) for the project model.
+  bool hostConfirmedHere(HostAssumptions If, HotContext &Hot, clang::ASTContext &Ctx) const;
   /// True for code in the user's files (not system headers, not libtorch's headers however they are
   /// included, not macro bodies from them).
   bool inUserCode(clang::SourceLocation Loc, const clang::SourceManager &SM) const;

@@ -552,12 +552,12 @@ std::optional<bool> ProjectModel::programsReachingMayUseCUDA(llvm::StringRef USR
   for (size_t M = 0; M < Programs.size(); ++M) {
     if (!Programs[M].Sites.Main)
       continue;
-    std::vector<size_t> TUs = ProgramClosures[M];
-    TUs.push_back(M);
-    if (llvm::none_of(TUs, [&](size_t I) { return Programs[I].Defines.count(U) != 0; }))
+    // The program's own TU and those it calls into (no copy of the closure per finding).
+    auto AnyTU = [&](auto Pred) { return Pred(M) || llvm::any_of(ProgramClosures[M], Pred); };
+    if (!AnyTU([&](size_t I) { return Programs[I].Defines.count(U) != 0; }))
       continue;
     Reached = true;
-    if (llvm::any_of(TUs, [&](size_t I) { return Programs[I].Sites.CUDA || Programs[I].Sites.Opaque; }))
+    if (AnyTU([&](size_t I) { return Programs[I].Sites.CUDA || Programs[I].Sites.Opaque; }))
       return true;
   }
   return Reached ? std::optional<bool>(false) : std::nullopt;
@@ -704,10 +704,8 @@ bool ProjectModel::resolve(Finding &F) const {
   if (B->IfProgramUsesCUDA && !B->FunctionUSR.empty() && programsReachingMayUseCUDA(B->FunctionUSR) == false)
     return false;
   // A sync on tensors read from fields that the project only ever fills with host tensors.
-  if (!B->HostIfFields.empty() && llvm::all_of(B->HostIfFields, [&](const std::string &U) {
-        auto It = FieldDevices.find(U);
-        return It != FieldDevices.end() && It->second == FieldDevice::Host;
-      }))
+  if (!B->HostIfFields.empty() &&
+      llvm::all_of(B->HostIfFields, [&](const std::string &U) { return deviceOfKey(U) == FieldDevice::Host; }))
     return false;
   // A copy of tensors from functions and fields of other files: reported only if the project
   // widens every one of them on the host, from one narrow dtype to one wide one.

@@ -3,7 +3,6 @@
 #include "utils/ExprStrip.h"
 #include "analysis/DeviceProvenance.h"
 #include "analysis/NnModules.h"
-#include "model/LocalModel.h"
 #include "utils/SourceText.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -403,12 +402,9 @@ void IndexInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   // the project model drops the finding when every tensor indexed is on the host.
   HostAssumptions If;
   If.AcrossFiles = projectMode();
-  if (llvm::all_of(F->Indexed, [&](const Expr *T) { return deviceIfHost(T, Ctx, If) == DeviceKind::CPU; })) {
-    // One file alone: fields of a class only this file defines, all filled here.
-    if (!projectMode() && model::LocalModel::get(Ctx).hostInThisFile(If, Ctx))
-      return;
-    Hot->HostIf = std::move(If);
-  }
+  if (llvm::all_of(F->Indexed, [&](const Expr *T) { return deviceIfHost(T, Ctx, If) == DeviceKind::CPU; }) &&
+      hostConfirmedHere(std::move(If), *Hot, Ctx))
+    return;
   std::string Tensor = writtenText(F->Tensor, Ctx);
   // `t[i]` as written; a method call as `t.index_put_(...)`.
   std::string Access = writtenText(F->Index, Ctx);
