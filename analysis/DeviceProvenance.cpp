@@ -195,6 +195,9 @@ public:
     }
     if (isTensorType(E->getType()))
       return tensor(E, Depth + 1);
+    // `options.environment_device`: a device field, where every write of the project puts it.
+    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && isDeviceValueType(ME->getType()))
+      return field(ME->getMemberDecl());
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
         const auto *ED = dyn_cast<EnumDecl>(EC->getDeclContext());
@@ -399,7 +402,7 @@ private:
         if (K == D::None)
           K = D::Unknown;
       }
-      if (K == D::Unknown && Tensor && assumedParam(PV))
+      if (K == D::Unknown && (Tensor || isDeviceValueType(PV->getType())) && assumedParam(PV))
         K = D::CPU;
       InProgress.erase(VD);
       return K;
@@ -532,10 +535,13 @@ bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx, bool Body) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
   if (!FD || !(isa<CXXConstructorDecl>(FD) || (FD->getDeclName().isIdentifier() && !FD->getName().empty())))
     return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && (MD->isVirtual() || MD->getParent()->isLambda()))
+  // A virtual method's parameter: the calls of it and of every method it overrides (the model
+  // joins them: a call through the base reaches every override).
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
     return false;
   QualType T = PV->getType();
-  if (!isTensorType(T.getNonReferenceType()) && !isTensorContainerType(T.getNonReferenceType()))
+  if (!isTensorType(T.getNonReferenceType()) && !isTensorContainerType(T.getNonReferenceType()) &&
+      !isDeviceValueType(T))
     return false;
   // A non-const reference or a reassigned copy may hold anything.
   if (T->isReferenceType())
@@ -548,7 +554,9 @@ std::optional<DeviceKind> deviceOfStored(const Expr *E, const FieldDecl *Field, 
   Prover P(Ctx);
   P.Self = Field;
   P.Assume = If;
-  D K = P.tensor(E);
+  // A device field's or parameter's value (`environment_device = value`): the device it names.
+  D K = isDeviceValueType(E->getType()) || (Field && isDeviceValueType(Field->getType())) ? P.denoted(E, 0, nullptr)
+                                                                                          : P.tensor(E);
   if (K == D::None)
     return std::nullopt;
   return publicKind(K);

@@ -613,6 +613,10 @@ std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(c
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
   if (!FD || (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
     return std::nullopt;
+  // A virtual method also runs for the calls of what it overrides (through the base): not this
+  // TU's calls of it alone.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+    return std::nullopt;
   QualType T = PV->getType();
   if (T->isReferenceType() ? !T->getPointeeType().isConstQualified() : valuesOf(PV, Ctx).Written)
     return std::nullopt; // a non-const reference or a reassigned copy may hold anything

@@ -163,7 +163,7 @@ private:
         if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
           if (MD->getDeclName().isIdentifier() &&
               llvm::is_contained({"set_", "swap", "resize_", "resize_as_", "unsqueeze_", "squeeze_", "t_", "transpose_",
-                                  "as_strided_", "swapdims_", "swapaxes_"},
+                                  "as_strided_", "swapdims_", "swapaxes_", "set_index"},
                                  MD->getName()))
             escape();
         return;
@@ -404,12 +404,16 @@ public:
 private:
   const FieldDecl *tracked(const ValueDecl *D) {
     const auto *FD = dyn_cast_or_null<FieldDecl>(D);
-    if (!FD || !(isTensorType(FD->getType()) || holdsTensors(FD->getType())))
+    if (!FD || !(isTensorType(FD->getType()) || holdsTensors(FD->getType()) || isDeviceValueType(FD->getType())))
       return nullptr;
     return FD;
   }
   void store(const FieldDecl *FD, const Expr *Init) {
     VarValues &V = entry(FD);
+    if (isDeviceValueType(FD->getType())) {
+      V.Values.push_back(Init);
+      return;
+    }
     if (isTensorType(FD->getType())) {
       const auto *CE = dyn_cast<CXXConstructExpr>(stripCopies(Init));
       if (!(CE && CE->getNumArgs() == 0))

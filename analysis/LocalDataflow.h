@@ -46,7 +46,8 @@ const clang::Expr *rangeOfLoopVariable(const clang::VarDecl *VD, clang::ASTConte
 /// a container type.
 const VarValues &elementsOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 
-/// Every tensor field and field holding a container of tensors (or a map to tensors) that the
+/// Every tensor field, field holding a container of tensors (or a map to tensors) and device field
+/// (c10::Device, c10::DeviceType: TorchTypes.h isDeviceValueType) that the
 /// user code of the TU (within the traversal scope) writes, with what it writes: assignments,
 /// constructor initializers, in-class initializers, aggregate initialization, and for containers
 /// the elements put in (`v.push_back(x)`, `m[k] = x`) or a whole container copied or moved in

@@ -260,6 +260,17 @@ bool isTensorOptionsType(QualType T) {
   return RD && RD->getQualifiedNameAsString() == "c10::TensorOptions";
 }
 
+bool isDeviceValueType(QualType T) {
+  if (T.isNull())
+    return false;
+  QualType C = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (const auto *ET = C->getAs<EnumType>())
+    return ET->getDecl()->getQualifiedNameAsString() == "c10::DeviceType";
+  if (const CXXRecordDecl *RD = C->getAsCXXRecordDecl())
+    return RD->getQualifiedNameAsString() == "c10::Device";
+  return false;
+}
+
 bool isDeviceLikeType(QualType T) {
   if (T.isNull())
     return false;

@@ -66,6 +66,10 @@ std::string factoryNamespace(const clang::CallExpr *Factory);
 bool isTensorOptionsType(clang::QualType T);
 /// True for c10::Device, c10::DeviceType and strings (what a device can be built from).
 bool isDeviceLikeType(clang::QualType T);
+/// A value that names a device and nothing else: c10::Device, c10::DeviceType (not a string,
+/// which holds anything). The project model follows such fields and parameters as it follows
+/// tensors (`RL_OPTION(torch::Device, environment_device) = torch::kCPU` and its setter).
+bool isDeviceValueType(clang::QualType T);
 /// True when a value of type T can hold no tensor and no module: numbers, enums, strings, standard
 /// containers and classes whose type arguments are such (std::vector<std::pair<long, double>>,
 /// std::mt19937), and user classes whose fields and bases are such; through references,

@@ -20,6 +20,7 @@ bool isDataSetConstructor(llvm::StringRef QualifiedName) {
 }
 
 LocalModel::LocalModel(TUSummary S) {
+  M.oneFileOnly();
   M.add(S);
   M.finish();
   // The roots: main() and the functions that hold a training step loop (they run once per run,

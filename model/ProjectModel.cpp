@@ -126,36 +126,12 @@ void ProjectModel::finish() {
   std::stable_sort(Pending.begin(), Pending.end(),
                    [](const TUSummary &A, const TUSummary &B) { return A.MainFile < B.MainFile; });
   std::set<std::string> ReportedTwice;
-  // Where each field's tensors live (and each parameter's, each function's return values): host
-  // only if every TU that writes it stores host tensors, and every key such a write rests on is
-  // host in turn. A cycle of keys with no other source holds no tensor from anywhere else: host
-  // (the largest solution; a device source anywhere in the cycle makes all of it unknown).
-  std::map<std::string, std::set<std::string>> IfHost;
-  for (const TUSummary &S : Pending) {
+  std::vector<FieldFacts> Writes;
+  for (TUSummary &S : Pending) {
     UsesCUDA |= S.UsesCUDA;
-    for (const FieldFacts &F : S.Fields) {
-      auto [It, New] = FieldDevices.try_emplace(F.USR, F.Device);
-      if (!New && It->second != F.Device)
-        It->second = FieldDevice::Unknown;
-      if (F.Device == FieldDevice::Host)
-        IfHost[F.USR].insert(F.IfHost.begin(), F.IfHost.end());
-    }
-  }
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (const auto &[U, Keys] : IfHost) {
-      FieldDevice &D = FieldDevices[U];
-      if (D != FieldDevice::Host)
-        continue;
-      for (const std::string &K : Keys) {
-        auto It = FieldDevices.find(K);
-        if (It == FieldDevices.end() || It->second != FieldDevice::Host) {
-          D = FieldDevice::Unknown;
-          Changed = true;
-          break;
-        }
-      }
-    }
+    for (FieldFacts &F : S.Fields)
+      Writes.push_back(std::move(F));
+    S.Fields.clear();
   }
   // Tensor flows: a function's (its definition, or an inline one seen in several TUs) and a
   // field's sources from every TU.
@@ -254,6 +230,7 @@ void ProjectModel::finish() {
     }
   }
 
+  decideFieldDevices(std::move(Writes));
   decideGradients();
 
   // Callers: callee -> (caller, call index).
@@ -544,6 +521,63 @@ std::vector<size_t> ProjectModel::programTUs(size_t Main) const {
     }
   }
   return Out;
+}
+
+void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
+  // A call's argument or a return value that its TU cannot place, in a function that only
+  // programs never using CUDA (nor a device they cannot see) reach: every tensor of those
+  // programs is on the host (a CPU-only trainer's rollout handing its actions to the
+  // environments that CUDA programs also step).
+  if (!OneFile)
+    for (FieldFacts &F : Writes)
+      if (F.Device == FieldDevice::Unknown && !F.In.empty() && programsReachingMayUseCUDA(F.In) == false)
+        F.Device = FieldDevice::Host;
+  // A virtual method's parameter holds what the calls of every method it overrides pass: a call
+  // through the base reaches each override.
+  size_t Own = Writes.size();
+  for (size_t I = 0; I < Own; ++I) {
+    size_t At = Writes[I].USR.rfind("#param");
+    if (At == std::string::npos)
+      continue;
+    Call Through;
+    Through.Callee = Writes[I].USR.substr(0, At);
+    Through.Virtual = true;
+    std::vector<std::string> Overrides = targets(Through);
+    for (size_t J = 1; J < Overrides.size(); ++J) {
+      FieldFacts Copy = Writes[I];
+      Copy.USR = Overrides[J] + Writes[I].USR.substr(At);
+      Writes.push_back(std::move(Copy));
+    }
+  }
+  // Where each field's tensors live (and each parameter's, each function's return values, each
+  // device field's device): host only if every TU that writes it stores host values, and every
+  // key such a write rests on is host in turn. A cycle of keys with no other source holds no
+  // value from anywhere else: host (the largest solution; a device source anywhere in the cycle
+  // makes all of it unknown).
+  std::map<std::string, std::set<std::string>> IfHost;
+  for (const FieldFacts &F : Writes) {
+    auto [It, New] = FieldDevices.try_emplace(F.USR, F.Device);
+    if (!New && It->second != F.Device)
+      It->second = FieldDevice::Unknown;
+    if (F.Device == FieldDevice::Host)
+      IfHost[F.USR].insert(F.IfHost.begin(), F.IfHost.end());
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[U, Keys] : IfHost) {
+      FieldDevice &D = FieldDevices[U];
+      if (D != FieldDevice::Host)
+        continue;
+      for (const std::string &K : Keys) {
+        auto It = FieldDevices.find(K);
+        if (It == FieldDevices.end() || It->second != FieldDevice::Host) {
+          D = FieldDevice::Unknown;
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
 }
 
 std::optional<bool> ProjectModel::programsReachingMayUseCUDA(llvm::StringRef USR) const {

@@ -93,6 +93,9 @@ public:
   void addJson(const llvm::json::Value &V, llvm::StringRef Origin);
   /// Merges what was added and decides what runs per step.
   void finish();
+  /// The model of one file alone (LocalModel): what its programs reach is not all they reach, so
+  /// a write is not placed on the host because its program never uses CUDA. Call before finish().
+  void oneFileOnly() { OneFile = true; }
 
   /// Notes about the input (ignored summaries, functions defined twice), in a stable order.
   const std::vector<std::string> &notes() const { return Notes; }
@@ -202,6 +205,10 @@ private:
   std::vector<std::vector<size_t>> ProgramClosures;
   std::set<std::string> NeedGradients;              // the defined functions that may need gradients
   void decideGradients();
+  /// FieldDevices from every TU's writes (TUSummary::Fields), after the programs and the
+  /// overrides are known.
+  void decideFieldDevices(std::vector<FieldFacts> Writes);
+  bool OneFile = false;
 };
 
 /// "metrics.cpp" for "/src/metrics.cpp".

@@ -303,6 +303,7 @@ public:
                    FieldDevice::Unknown};
       if (F.USR.empty())
         continue;
+      F.In = Out.Functions[Frames.back().Index].USR;
       WriteMerger W(Ctx, F);
       W.add(Arg);
       if (W.any())
@@ -318,6 +319,7 @@ public:
     FieldFacts F{returnKey(FD), FD->getQualifiedNameAsString() + "()", FieldDevice::Unknown};
     if (F.USR.empty())
       return;
+    F.In = usrOf(FD);
     WriteMerger W(Ctx, F);
     for (const ReturnStmt *R : returnsOf(FD->getBody())) {
       if (R->getRetValue())
@@ -759,8 +761,8 @@ TUSummary buildTUSummary(ASTContext &Ctx) {
   }
   // Where the tensors written into each field come from.
   for (const auto &[FD, V] : fieldWritesOf(Ctx)) {
-    if (V.Known && V.Values.empty())
-      continue;
+    if ((V.Known && V.Values.empty()) || isDeviceValueType(FD->getType()))
+      continue; // only read here; a device field holds no tensor
     TensorFlow Flow;
     Flow.USR = usrOf(FD);
     if (Flow.USR.empty())
@@ -861,6 +863,8 @@ llvm::json::Value toJson(const TUSummary &S) {
     Object FO{{"usr", F.USR}, {"name", F.Name}, {"device", fieldDeviceName(F.Device)}};
     if (!F.IfHost.empty())
       FO["if_host"] = strings(F.IfHost);
+    if (!F.In.empty())
+      FO["in"] = F.In;
     Fields.push_back(std::move(FO));
   }
   Array Flows;
@@ -1058,6 +1062,7 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
           for (const llvm::json::Value &U : *IA)
             if (auto S2 = U.getAsString())
               F.IfHost.push_back(S2->str());
+        F.In = FO->getString("in").value_or("").str();
         S.Fields.push_back(std::move(F));
       }
   if (const auto *A = O->getArray("flows"))

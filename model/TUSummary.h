@@ -41,11 +41,13 @@ struct HostAssumptions;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 7; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 8; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
                                  // 5: the devices of tensor arguments at calls (paramKey);
                                  // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost);
-                                 // 7: opaque devices of programs, callees handed no tensor ("?USR")
+                                 // 7: opaque devices of programs, callees handed no tensor ("?USR");
+                                 // 8: device fields and parameters, virtual methods' parameters,
+                                 //    the function a write is in (FieldFacts::In)
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -126,6 +128,10 @@ struct FieldFacts {
   /// model resolves chains and cycles of them (a field filled from a constructor's parameter that
   /// every caller fills from the field itself).
   std::vector<std::string> IfHost;
+  /// A parameter's write (a call) or a return value's: the function it is made in (the caller; the
+  /// function returning). Device Unknown there is host when only programs that never use CUDA
+  /// reach that function (ProjectModel::finish).
+  std::string In;
 };
 
 /// One origin of the tensors a function returns or a field holds (analysis/HostWidening.h
