@@ -11,6 +11,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <map>
 
 using namespace clang;
 
@@ -84,8 +85,8 @@ public:
   explicit Prover(ASTContext &Ctx) : Ctx(Ctx) {}
 
   D tensor(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 24)
-      return D::Unknown;
+    if (!E || Depth > 64)
+      return cutOff(E);
     E = stripMoves(E);
     if (!isTensorType(E->getType()) && isTensorContainerType(E->getType()))
       return container(E, Depth + 1);
@@ -177,8 +178,8 @@ public:
   }
 
   D denoted(const Expr *E, unsigned Depth, bool *NoDevice) {
-    if (!E || Depth > 24)
-      return D::Unknown;
+    if (!E || Depth > 64)
+      return cutOff(E);
     E = written(E);
     if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
       bool N1 = false, N2 = false;
@@ -301,8 +302,8 @@ private:
   /// Where the tensors of a container of tensors live: a local's elements (elementsOf), a field's
   /// (as field()), a braced list's.
   D container(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 24)
-      return D::Unknown;
+    if (!E || Depth > 64)
+      return cutOff(E);
     E = stripMoves(E);
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return field(ME->getMemberDecl());
@@ -310,8 +311,10 @@ private:
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (const auto *PV = dyn_cast_or_null<ParmVarDecl>(VD))
         return assumedParam(PV) ? D::CPU : D::Unknown; // std::vector<Tensor> boxes, taken by value
-      if (!VD || !InProgress.insert(VD).second)
+      if (!VD || !InProgress.insert(VD).second) {
+        ++Cycles;
         return VD ? D::None : D::Unknown;
+      }
       const VarValues &V = elementsOf(VD, Ctx);
       D K = V.Known ? D::None : D::Unknown;
       if (V.Known)
@@ -333,8 +336,8 @@ private:
   /// tensor method (torch::max(t, 1), t.sort(1)) lives with its tensor operands; a local tuple
   /// variable with all its values.
   D tuple(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 24)
-      return D::Unknown;
+    if (!E || Depth > 64)
+      return cutOff(E);
     E = stripCopies(E);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
       const Expr *Obj = MC->getImplicitObjectArgument();
@@ -346,8 +349,10 @@ private:
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl() || !InProgress.insert(VD).second)
+      if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl() || !InProgress.insert(VD).second) {
+        ++Cycles;
         return D::Unknown;
+      }
       const VarValues &V = valuesOf(VD, Ctx);
       D K = V.Known && !V.Values.empty() ? D::None : D::Unknown;
       if (V.Known)
@@ -373,12 +378,18 @@ private:
       }
       return D::Unknown;
     }
-    if (Depth > 12 || !isTensorType(Def->getReturnType()) || Def->getReturnType()->isReferenceType())
+    if (Depth > 12) {
+      ++Cutoffs;
+      return D::Unknown;
+    }
+    if (!isTensorType(Def->getReturnType()) || Def->getReturnType()->isReferenceType())
       return D::Unknown;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
       return D::Unknown;
-    if (!InProgressFns.insert(Def).second)
+    if (!InProgressFns.insert(Def).second) {
+      ++Cycles;
       return D::None; // recursion adds nothing
+    }
     D K = D::None;
     bool Any = false;
     for (const ReturnStmt *R : returnsOf(Def->getBody())) {
@@ -390,8 +401,29 @@ private:
   }
 
   D variable(const VarDecl *VD, unsigned Depth, bool Tensor, bool *NoDevice = nullptr) {
-    if (!InProgress.insert(VD).second)
+    // A variable asked again within one question (the locals of a physics step refer to each
+    // other many times over): its answer, when nothing partial went into it.
+    std::tuple<const VarDecl *, bool, bool> Key{VD, Tensor, NoDevice != nullptr};
+    if (auto Memo = Known.find(Key); Memo != Known.end()) {
+      if (NoDevice && Memo->second.NoDevice)
+        *NoDevice = true;
+      return Memo->second.K;
+    }
+    unsigned Partial = Cycles + Cutoffs;
+    bool ND = false;
+    D K = variableUncached(VD, Depth, Tensor, NoDevice ? &ND : nullptr);
+    if (ND && NoDevice)
+      *NoDevice = true;
+    if (Cycles + Cutoffs == Partial)
+      Known[Key] = {K, ND};
+    return K;
+  }
+
+  D variableUncached(const VarDecl *VD, unsigned Depth, bool Tensor, bool *NoDevice) {
+    if (!InProgress.insert(VD).second) {
+      ++Cycles;
       return D::None; // a cycle (t = t.add(1)): adds nothing
+    }
     if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
       // A parameter lives where every call in the TU puts it (`to_text(ids.to(torch::kCPU))`).
       D K = D::Unknown;
@@ -505,8 +537,21 @@ private:
     }
   }
 
+  D cutOff(const Expr *E) {
+    if (E)
+      ++Cutoffs;
+    return D::Unknown;
+  }
+
   ASTContext &Ctx;
   llvm::SmallPtrSet<const VarDecl *, 8> InProgress;
+  /// Answers that rest on no cycle cut and no depth cut-off (variable()).
+  struct Answer {
+    D K;
+    bool NoDevice;
+  };
+  std::map<std::tuple<const VarDecl *, bool, bool>, Answer> Known; // variable, tensor, NoDevice asked
+  unsigned Cycles = 0, Cutoffs = 0;
   llvm::SmallPtrSet<const FunctionDecl *, 4> InProgressFns;
 };
 

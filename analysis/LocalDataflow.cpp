@@ -67,6 +67,8 @@ private:
 public:
   bool Escaped = false;
   clang::SourceLocation EscapedAt; // the use that made it escape
+  /// What is asked is where the values live and their dtype (a field's writes), not their shape.
+  bool DevicesOnly = false;
 
 private:
   /// Container: Use is the container itself (Elements mode), whose uses are classified as the
@@ -160,12 +162,17 @@ private:
       }
       if (const auto *ME = dyn_cast<MemberExpr>(P)) {
         // t.set_(...), t.swap(...), t.resize_(...): the variable stops being what it was made as.
+        // A field's writes are asked for devices and dtypes only, which a view's or a resize's
+        // in-place form keeps (`state_ = step.states.squeeze_(0)`).
         if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
-          if (MD->getDeclName().isIdentifier() &&
-              llvm::is_contained({"set_", "swap", "resize_", "resize_as_", "unsqueeze_", "squeeze_", "t_", "transpose_",
-                                  "as_strided_", "swapdims_", "swapaxes_", "set_index"},
-                                 MD->getName()))
-            escape();
+          if (MD->getDeclName().isIdentifier()) {
+            llvm::StringRef N = MD->getName();
+            if (llvm::is_contained({"set_", "swap", "set_index"}, N) ||
+                (!DevicesOnly && llvm::is_contained({"resize_", "resize_as_", "unsqueeze_", "squeeze_", "t_",
+                                                     "transpose_", "as_strided_", "swapdims_", "swapaxes_"},
+                                                    N)))
+              escape();
+          }
         return;
       }
       if (const auto *C = dyn_cast<CallExpr>(P)) {
@@ -371,6 +378,7 @@ public:
     if (const auto *FD = tracked(ME->getMemberDecl())) {
       VarValues &V = entry(FD);
       RefFinder F(FD, Ctx, V, 0, holdsTensors(FD->getType()));
+      F.DevicesOnly = true;
       F.use(ME);
       if (F.Escaped)
         V.Known = false; // not followed

@@ -267,9 +267,13 @@ public:
         return true;
       }
     if (isLibraryLocation(SM, Callee->getLocation())) {
-      // std::make_shared<NetImpl>(3): NetImpl's constructor, called from the library's template.
-      for (const CXXConstructorDecl *Ctor : constructorsBehind(C))
+      // std::make_shared<NetImpl>(3): NetImpl's constructor, called from the library's template,
+      // with the arguments written (where its tensor parameters live, when it is the only one).
+      std::vector<const CXXConstructorDecl *> Ctors = constructorsBehind(C);
+      for (const CXXConstructorDecl *Ctor : Ctors)
         addCall(usrOf(Ctor), C, false);
+      if (Ctors.size() == 1)
+        addArgumentDevices(Ctors.front(), llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
       // `net(x)` on a holder of NetImpl: ModuleHolder::operator() calls NetImpl::forward().
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call)
         for (const CXXMethodDecl *F : forwardsBehind(Op))
