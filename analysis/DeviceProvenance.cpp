@@ -378,7 +378,7 @@ private:
       }
       return D::Unknown;
     }
-    if (Depth > 12) {
+    if (Depth > 40) {
       ++Cutoffs;
       return D::Unknown;
     }
@@ -392,11 +392,16 @@ private:
     }
     D K = D::None;
     bool Any = false;
+    unsigned Before = Cycles;
     for (const ReturnStmt *R : returnsOf(Def->getBody())) {
       Any = true;
       K = merge(K, R->getRetValue() ? tensor(R->getRetValue(), Depth + 1) : D::Unknown);
     }
     InProgressFns.erase(Def);
+    // Every return adds nothing through a cycle (the caller's variable the call is assigned to):
+    // neither does the call.
+    if (Any && K == D::None && Cycles != Before)
+      return D::None;
     return !Any || K == D::None ? D::Unknown : K;
   }
 
@@ -429,9 +434,12 @@ private:
       D K = D::Unknown;
       if (auto Args = HotCodeAnalysis::get(Ctx).argumentsAtEveryCall(PV)) {
         K = D::None;
+        unsigned Before = Cycles;
         for (const Expr *Arg : *Args)
           K = merge(K, Tensor ? tensor(Arg, Depth + 1) : denoted(Arg, Depth + 1, nullptr));
-        if (K == D::None)
+        // Every argument adds nothing through a cycle (`state = sim.step(state, a)`, asked
+        // inside step()): neither does the parameter; else nothing is known.
+        if (K == D::None && Cycles == Before)
           K = D::Unknown;
       }
       if (K == D::Unknown && (Tensor || isDeviceValueType(PV->getType())) && assumedParam(PV))

@@ -350,7 +350,8 @@ int runWorkers(const std::vector<std::string> &Inputs, unsigned N, const std::ve
                             {AccelLog, "--accel-log"},
                             {StrictIncludes, "--strict-includes"},
                             {AllowPartial, "--allow-partial"},
-                            {NoSynthesis, "--no-synthesis"}})
+                            {NoSynthesis, "--no-synthesis"},
+                            {NoProject, "--no-project"}})
       if (On)
         Args.push_back(Flag);
     Args.push_back("--cache-dir=" + cacheRoot());

@@ -134,6 +134,7 @@ public:
   Tensor contiguous() const;
   Tensor index(std::initializer_list<long>) const;
   Tensor &zero_();
+  Tensor &squeeze_(long dim);
   Tensor &add_(const Tensor &);
   template <class T> T *data_ptr() const;
   template <class T> T *accessor() const;

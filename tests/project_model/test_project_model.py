@@ -121,6 +121,21 @@ class ProjectModel(unittest.TestCase):
                     self.assertIn(p.returncode, (0, 1), p.stderr)
                     self.assertIn("compile_commands.json parsed 1 time(s)", p.stderr)
 
+    def test_no_project_with_workers_decides_each_file_alone(self):
+        # --no-project reaches the -j workers: their findings are per-file ones, whose messages
+        # carry no project-model basis (before, each worker ran in project mode and the text
+        # output showed the raw basis, "torchlint-hot...", and unfilled placeholders).
+        with tempfile.TemporaryDirectory() as root:
+            src, _ = lay_out("host_inplace_make_shared", root)
+            files = sorted(glob.glob(os.path.join(src, "*.cpp")))
+            env = dict(os.environ, TORCHLINT_CACHE_DIR=os.path.join(root, "cache"))
+            p = subprocess.run([TORCHLINT, "-j2", "--no-project", "-p", os.path.join(root, "build")] + files,
+                               capture_output=True, text=True, env=env, cwd=root)
+            self.assertEqual(1, p.returncode, p.stderr)
+            self.assertEqual(3, p.stdout.count("[torch-sync-item]"), p.stdout)
+            self.assertNotIn("torchlint-hot", p.stdout)
+            self.assertNotIn("\x1f", p.stdout)
+
     def test_the_message_names_the_path_and_sarif_carries_it(self):
         with tempfile.TemporaryDirectory() as root:
             src, _ = lay_out("metrics_cross_file", root)
