@@ -116,6 +116,20 @@ public:
       // cache.grid(): a user method returns what its return statements return.
       if (MD && Obj && !isTorchDecl(MD) && !isTensorType(Obj->getType()) && !isTensorContainerType(Obj->getType()))
         return returned(MD, Depth);
+      // `upper{register_buffer("upper", bound)}`: the tensor registered, as long as no module
+      // holding it is moved (the project model decides the moves).
+      if (MD && Obj && isTorchDecl(MD) && MD->getDeclName().isIdentifier() &&
+          (MD->getName() == "register_buffer" || MD->getName() == "register_parameter") && MC->getNumArgs() >= 2 &&
+          Assume && Assume->AcrossFiles) {
+        QualType HT = Obj->IgnoreParenImpCasts()->getType(); // `this`, not its Module base
+        const CXXRecordDecl *Holder = HT->isPointerType() ? HT->getPointeeCXXRecordDecl()
+                                                          : HT.getNonReferenceType()->getAsCXXRecordDecl();
+        if (!Holder)
+          return D::Unknown;
+        if (!llvm::is_contained(Assume->Moved, Holder->getCanonicalDecl()))
+          Assume->Moved.push_back(Holder->getCanonicalDecl());
+        return tensor(MC->getArg(1), Depth + 1);
+      }
       // linear->forward(x): a libtorch layer's output lives with its input (its parameters must be
       // on the same device, or the call throws), as `linear(x)` does through its operator().
       // Not containers (a Sequential's or AnyModule's modules may be the user's, which may move

@@ -35,12 +35,17 @@ DeviceKind deviceOf(const clang::Expr *E, clang::ASTContext &Ctx);
 ///   passes host tensors;
 /// - Returns (AcrossFiles only): user functions declared here and defined in another file: host
 ///   if every return statement of theirs returns host tensors.
+/// - Moved (AcrossFiles only): module classes whose registered buffers and parameters it reads
+///   (`upper{register_buffer("upper", bound)}`): host if the registered value is and no module
+///   that holds them is moved off the host (`module->to(device)` moves them in place): every
+///   `to()` of the project on the class, a base of it, or a module that registers it.
 struct HostAssumptions {
   llvm::SmallVector<const clang::FieldDecl *, 2> Fields;
   llvm::SmallVector<const clang::ParmVarDecl *, 2> Params;
   llvm::SmallVector<const clang::FunctionDecl *, 2> Returns;
+  llvm::SmallVector<const clang::CXXRecordDecl *, 1> Moved;
   bool AcrossFiles = false;
-  bool empty() const { return Fields.empty() && Params.empty() && Returns.empty(); }
+  bool empty() const { return Fields.empty() && Params.empty() && Returns.empty() && Moved.empty(); }
 };
 
 /// The device of E on the assumptions above, which are added to If. CPU with If non-empty: E is on

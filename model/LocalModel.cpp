@@ -165,7 +165,7 @@ bool LocalModel::outsideTraining(llvm::StringRef FunctionUSR, const std::optiona
 }
 
 bool LocalModel::hostInThisFile(const HostAssumptions &If, clang::ASTContext &Ctx) const {
-  if (If.empty() || !If.Params.empty() || !If.Returns.empty())
+  if (If.empty() || !If.Params.empty() || !If.Returns.empty() || !If.Moved.empty())
     return false;
   const clang::SourceManager &SM = Ctx.getSourceManager();
   for (const clang::FieldDecl *F : If.Fields) {

@@ -528,6 +528,9 @@ void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
   // programs never using CUDA (nor a device they cannot see) reach: every tensor of those
   // programs is on the host (a CPU-only trainer's rollout handing its actions to the
   // environments that CUDA programs also step).
+  // One file alone does not see every move of a module (its buffers' keys stay unknown).
+  if (OneFile)
+    llvm::erase_if(Writes, [](const FieldFacts &F) { return llvm::StringRef(F.USR).ends_with("#moved"); });
   if (!OneFile)
     for (FieldFacts &F : Writes)
       if (F.Device == FieldDevice::Unknown && !F.In.empty() && programsReachingMayUseCUDA(F.In) == false)

@@ -266,6 +266,9 @@ public:
         addCall(usrOf(Target), C, false);
         return true;
       }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && isTorchDecl(MD))
+        noteModuleMove(MC, MD);
     if (isLibraryLocation(SM, Callee->getLocation())) {
       // std::make_shared<NetImpl>(3): NetImpl's constructor, called from the library's template,
       // with the arguments written (where its tensor parameters live, when it is the only one).
@@ -622,6 +625,85 @@ private:
       if (const CXXRecordDecl *Impl = moduleImplOf(F->getType()); Impl && convDims(Impl) > 0)
         M.HasConvolution = true;
     Out.Modules.push_back(std::move(M));
+    noteModuleBases(RD);
+  }
+
+  /// The class's registered tensors stay where they were registered unless a module holding them
+  /// moves: the class's key rests on every base's (a `to()` on a `Base&` may be this class's),
+  /// and libtorch's base classes, which no TU defines, start at host too.
+  void noteModuleBases(const CXXRecordDecl *RD) {
+    FieldFacts F{movedKey(RD), RD->getQualifiedNameAsString() + " (moved)", FieldDevice::Host};
+    if (F.USR.empty())
+      return;
+    llvm::SmallVector<const CXXRecordDecl *, 4> Work{RD};
+    llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
+    while (!Work.empty()) {
+      const CXXRecordDecl *C = Work.pop_back_val();
+      if (!C || !(C = C->getDefinition()) || !Seen.insert(C).second)
+        continue;
+      for (const CXXBaseSpecifier &B : C->bases()) {
+        const CXXRecordDecl *BD = B.getType()->getAsCXXRecordDecl();
+        if (!BD || !isModuleOrDerived(BD))
+          continue;
+        std::string K = movedKey(BD);
+        if (K.empty())
+          continue;
+        if (!llvm::is_contained(F.IfHost, K))
+          F.IfHost.push_back(K);
+        if (isTorchDecl(BD))
+          Out.Fields.push_back(FieldFacts{K, BD->getQualifiedNameAsString() + " (moved)", FieldDevice::Host});
+        Work.push_back(BD);
+      }
+    }
+    Out.Fields.push_back(std::move(F));
+  }
+
+  /// `module->to(device)`, `.cuda()`, `.cpu()` on a module: a write of its static class's
+  /// movedKey. `register_module(name, child)`: the child's class moves with this one.
+  /// (A `to(dtype)` moves nothing.)
+  void noteModuleMove(const CXXMemberCallExpr *MC, const CXXMethodDecl *MD) {
+    if (!MD->getDeclName().isIdentifier() || MD->getParent()->getQualifiedNameAsString() != "torch::nn::Module")
+      return;
+    llvm::StringRef N = MD->getName();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!Obj)
+      return;
+    QualType OT = Obj->IgnoreParenImpCasts()->getType(); // the module's class, not its Module base
+    const CXXRecordDecl *X = OT->isPointerType() ? OT->getPointeeCXXRecordDecl() : OT.getNonReferenceType()->getAsCXXRecordDecl();
+    if (!X)
+      return;
+    if (N == "register_module") {
+      if (MC->getNumArgs() < 2)
+        return;
+      const CXXRecordDecl *Child = moduleImplOf(MC->getArg(1)->IgnoreParenImpCasts()->getType());
+      if (!Child)
+        return;
+      FieldFacts F{movedKey(Child), Child->getQualifiedNameAsString() + " (moved)", FieldDevice::Host};
+      std::string Parent = movedKey(X);
+      if (F.USR.empty() || Parent.empty())
+        return;
+      F.IfHost.push_back(Parent);
+      Out.Fields.push_back(std::move(F));
+      return;
+    }
+    FieldFacts F{movedKey(X), X->getQualifiedNameAsString() + " (moved)", FieldDevice::Unknown};
+    if (F.USR.empty())
+      return;
+    if (N == "cuda") {
+      F.Device = FieldDevice::Device;
+    } else if (N == "cpu") {
+      F.Device = FieldDevice::Host;
+    } else if (N == "to") {
+      if (MC->getNumArgs() < 1 || MD->getNumParams() < 1 || !isDeviceValueType(MD->getParamDecl(0)->getType()))
+        return; // to(dtype)
+      WriteMerger W(Ctx, F);
+      W.add(MC->getArg(0));
+      if (!W.any())
+        F.Device = FieldDevice::Unknown;
+    } else {
+      return;
+    }
+    Out.Fields.push_back(std::move(F));
   }
 
   ASTContext &Ctx;
@@ -695,7 +777,14 @@ std::vector<std::string> hostKeys(const HostAssumptions &If) {
     Out.push_back(Key(paramKey(PV)));
   for (const FunctionDecl *FD : If.Returns)
     Out.push_back(Key(returnKey(FD)));
+  for (const CXXRecordDecl *RD : If.Moved)
+    Out.push_back(Key(movedKey(RD)));
   return Out;
+}
+
+std::string movedKey(const CXXRecordDecl *RD) {
+  std::string U = usrOf(RD);
+  return U.empty() ? "" : U + "#moved";
 }
 
 std::string paramKey(const ParmVarDecl *PV) {

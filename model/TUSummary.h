@@ -27,6 +27,7 @@
 
 namespace clang {
 class ASTContext;
+class CXXRecordDecl;
 class Decl;
 class FunctionDecl;
 class ParmVarDecl;
@@ -212,7 +213,12 @@ std::string paramKey(const clang::FunctionDecl *FD, unsigned Index);
 /// return statement of its definition is one write (analysis/DeviceProvenance.h
 /// returnFollowsDefinition).
 std::string returnKey(const clang::FunctionDecl *FD);
-/// The keys of what a host answer rests on (fields: their USR; paramKey; returnKey).
+/// Where a module class's registered buffers and parameters live, kept beside fields:
+/// "<the class's USR>#moved"; a write is a `to()` of the project on a module of that static class
+/// (its device), the class itself (host, if its bases' keys are) and a module that registers it
+/// (host, if that module's key is). Empty when the class has no USR.
+std::string movedKey(const clang::CXXRecordDecl *RD);
+/// The keys of what a host answer rests on (fields: their USR; paramKey; returnKey; movedKey).
 std::vector<std::string> hostKeys(const HostAssumptions &If);
 
 /// The summary of the TU of Ctx: its user code (library code is skipped, as analysis/HotCode.h

@@ -216,7 +216,10 @@ public:
   template <class M> std::shared_ptr<M> register_module(const char *, std::shared_ptr<M>);
   template <class Holder> Holder register_module(const char *, Holder); // a ModuleHolder (Conv2d)
   Tensor register_parameter(const char *, Tensor);
+  Tensor register_buffer(const char *, Tensor);
   void to(Device);
+  void to(ScalarType);
+  void cuda();
   void train(bool on = true);
   void eval();
   std::vector<Tensor> parameters() const;
