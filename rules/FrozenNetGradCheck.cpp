@@ -203,12 +203,20 @@ bool freshModule(const Expr *E, unsigned Depth = 0) {
           return false;
         for (const ReturnStmt *R : Returns) {
           const Expr *V = R->getRetValue();
-          // `auto net = Net(...); net->to(device); return net;` (the copy or move it returns)
+          // `auto net = Net(...); net->to(device); return net;` (the copy or move it returns):
+          // every value of the local (its initialiser and each assignment) must be fresh.
           const Expr *Named = V ? stripMoves(V) : nullptr;
           if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Named))
             if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-              if (VD->isLocalVarDecl() && VD->getDeclContext() == Def && VD->hasInit())
-                V = VD->getInit();
+              if (VD->isLocalVarDecl() && VD->getDeclContext() == Def) {
+                const VarValues &Vals = valuesOf(VD, VD->getASTContext());
+                if (!Vals.Known)
+                  return false;
+                for (const Expr *X : Vals.Values)
+                  if (!freshModule(X, Depth + 1))
+                    return false;
+                continue; // (a default-constructed holder builds its module)
+              }
           if (!freshModule(V, Depth + 1))
             return false;
         }

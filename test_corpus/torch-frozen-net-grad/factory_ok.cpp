@@ -1,5 +1,6 @@
 // torch-frozen-net-grad: members assigned from functions that return a module they were handed,
-// or one kept elsewhere (a registry, a global that the caller's optimizer holds), are not the
+// or one kept elsewhere (a registry, a global that the caller's optimizer holds), or a local
+// reassigned from one before it is returned, are not the
 // class's own: code elsewhere may train them. Nothing here is reported. (A factory that builds
 // its module: factory.cpp.)
 #include <torch/torch.h>
@@ -20,19 +21,27 @@ torch::nn::Sequential onDevice(torch::nn::Sequential net, torch::Device device) 
 
 torch::nn::Sequential body() { return shared_body; }
 
+// Builds a module, then returns the one it was handed instead.
+torch::nn::Sequential reuse(torch::nn::Sequential given) {
+  auto net = torch::nn::Sequential(torch::nn::Linear(8, 8));
+  net = given;
+  return net;
+}
+
 struct Finetune {
-  torch::nn::Sequential head{nullptr}, encoder{nullptr}, trunk{nullptr};
+  torch::nn::Sequential head{nullptr}, encoder{nullptr}, trunk{nullptr}, adapter{nullptr};
   std::unique_ptr<torch::optim::SGD> opt;
 
   Finetune(std::map<std::string, torch::nn::Sequential> &registry, torch::nn::Sequential given) {
     head = lookup("head", registry);
     encoder = onDevice(given, torch::kCPU);
     trunk = body();
+    adapter = reuse(given);
     opt = std::make_unique<torch::optim::SGD>(head->parameters(), torch::optim::SGDOptions(0.1));
   }
 
   void step(const torch::Tensor &x, const torch::Tensor &y) {
-    torch::Tensor loss = torch::mse_loss(head->forward(trunk->forward(encoder->forward(x))), y);
+    torch::Tensor loss = torch::mse_loss(head->forward(trunk->forward(adapter->forward(encoder->forward(x)))), y);
     opt->zero_grad();
     loss.backward();
     opt->step();
