@@ -114,8 +114,15 @@ public:
           llvm::is_contained({"at", "back", "front"}, MD->getName()))
         return container(Obj, Depth + 1); // v.back(): an element
       // cache.grid(): a user method returns what its return statements return.
-      if (MD && Obj && !isTorchDecl(MD) && !isTensorType(Obj->getType()) && !isTensorContainerType(Obj->getType()))
-        return returned(MD, Depth);
+      // A virtual call on an object whose class is known (a local object, not a reference or a
+      // pointer: `dist.sample()`) runs that class's method; any other virtual call runs one of
+      // the overrides, which only the project model sees (a return value of each).
+      if (MD && Obj && !isTorchDecl(MD) && !isTensorType(Obj->getType()) && !isTensorContainerType(Obj->getType())) {
+        if (MD->isVirtual())
+          if (const CXXMethodDecl *Exact = MD->getDevirtualizedMethod(Obj, /*IsAppleKext=*/false))
+            return returned(Exact, Depth, /*Exact=*/true);
+        return returned(MD, Depth, /*Exact=*/!MD->isVirtual());
+      }
       // `upper{register_buffer("upper", bound)}`: the tensor registered, as long as no module
       // holding it is moved (the project model decides the moves).
       if (MD && Obj && isTorchDecl(MD) && MD->getDeclName().isIdentifier() &&
@@ -380,11 +387,16 @@ private:
 
   /// A user function defined in the TU that returns a tensor: the device of every value its return
   /// statements return (`Tensor to_host(const Tensor &t) { return t.cpu(); }` is CPU). Unknown when
-  /// it has no body here, is virtual, or returns a reference.
-  D returned(const FunctionDecl *FD, unsigned Depth) {
+  /// it has no body here, is called virtually (not Exact), or returns a reference (with the project
+  /// model, the first two rest on its return values in the project).
+  D returned(const FunctionDecl *FD, unsigned Depth, bool Exact = true) {
     const FunctionDecl *Def = nullptr;
-    if (!FD->hasBody(Def) || !Def) {
-      // Defined in another file: what its return statements return there (project model).
+    const auto *Virtual = dyn_cast<CXXMethodDecl>(FD);
+    if (Virtual && !Virtual->isVirtual())
+      Virtual = nullptr;
+    if (!FD->hasBody(Def) || !Def || (Virtual && !Exact)) {
+      // Defined in another file, or a virtual call: what the return statements of it (and of
+      // every override) return there (project model).
       if (returnFollowsDefinition(FD) && Assume && Assume->AcrossFiles) {
         if (!llvm::is_contained(Assume->Returns, FD->getCanonicalDecl()))
           Assume->Returns.push_back(FD->getCanonicalDecl());
@@ -397,8 +409,6 @@ private:
       return D::Unknown;
     }
     if (!isTensorType(Def->getReturnType()) || Def->getReturnType()->isReferenceType())
-      return D::Unknown;
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
       return D::Unknown;
     if (!InProgressFns.insert(Def).second) {
       ++Cycles;
@@ -594,8 +604,9 @@ bool returnFollowsDefinition(const FunctionDecl *FD) {
   if (!FD || !FD->getDeclName().isIdentifier() || FD->getName().empty() || isTorchDecl(FD) ||
       !isTensorType(FD->getReturnType()) || FD->getReturnType()->isReferenceType() || FD->isInStdNamespace())
     return false;
+  // A virtual method too: the model joins the return values of every override.
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  return !MD || (!MD->isVirtual() && !MD->getParent()->isLambda());
+  return !MD || !MD->getParent()->isLambda();
 }
 
 bool deviceFollowsCallSites(const ParmVarDecl *PV, ASTContext &Ctx, bool Body) {

@@ -58,8 +58,8 @@ DeviceKind deviceIfHost(const clang::Expr *E, clang::ASTContext &Ctx, HostAssump
 bool deviceFollowsCallSites(const clang::ParmVarDecl *PV, clang::ASTContext &Ctx, bool Body = true);
 
 /// Whether the project model can tell what FD returns from its definition in another file: a user
-/// function (not virtual, not a lambda) that returns a tensor by value (model/TUSummary.h
-/// returnKey).
+/// function (not a lambda) that returns a tensor by value (model/TUSummary.h returnKey); for a
+/// virtual method, the model joins the return values of every override.
 bool returnFollowsDefinition(const clang::FunctionDecl *FD);
 
 /// The device of E, a value stored into Field (analysis/LocalDataflow.h fieldWritesOf): as

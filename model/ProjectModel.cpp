@@ -524,17 +524,19 @@ std::vector<size_t> ProjectModel::programTUs(size_t Main) const {
 }
 
 void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
-  // A call's argument or a return value that its TU cannot place, in a function that only
-  // programs never using CUDA (nor a device they cannot see) reach: every tensor of those
-  // programs is on the host (a CPU-only trainer's rollout handing its actions to the
-  // environments that CUDA programs also step).
   // One file alone does not see every move of a module (its buffers' keys stay unknown).
   if (OneFile)
     llvm::erase_if(Writes, [](const FieldFacts &F) { return llvm::StringRef(F.USR).ends_with("#moved"); });
+  // A call's argument or a return value that its TU cannot place (or places on the host only if
+  // other keys are), in a function that only programs never using CUDA (nor a device they cannot
+  // see) reach: every tensor of those programs is on the host (a CPU-only trainer's rollout
+  // handing its actions to the environments that CUDA programs also step).
   if (!OneFile)
     for (FieldFacts &F : Writes)
-      if (F.Device == FieldDevice::Unknown && !F.In.empty() && programsReachingMayUseCUDA(F.In) == false)
-        F.Device = FieldDevice::Host;
+      if (F.Device != FieldDevice::Device && !F.In.empty() && programsReachingMayUseCUDA(F.In) == false) {
+        F.Device = FieldDevice::Host; // whatever it would rest on
+        F.IfHost.clear();
+      }
   // A virtual method's parameter holds what the calls of every method it overrides pass: a call
   // through the base reaches each override.
   size_t Own = Writes.size();
@@ -549,6 +551,28 @@ void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
     for (size_t J = 1; J < Overrides.size(); ++J) {
       FieldFacts Copy = Writes[I];
       Copy.USR = Overrides[J] + Writes[I].USR.substr(At);
+      Writes.push_back(std::move(Copy));
+    }
+  }
+  // A virtual method's return values are those of every override: a call through the base
+  // returns what any of them returns.
+  for (size_t I = 0; I < Own; ++I) {
+    llvm::StringRef Key = Writes[I].USR;
+    if (!Key.ends_with("#return"))
+      continue;
+    std::string Method = Key.drop_back(strlen("#return")).str();
+    std::vector<std::string> Up{Method};
+    for (size_t J = 0; J < Up.size() && J < 256; ++J) {
+      auto D = Defs.find(Up[J]);
+      if (D == Defs.end())
+        continue;
+      for (const std::string &O : D->second.F.Overrides)
+        if (std::find(Up.begin(), Up.end(), O) == Up.end())
+          Up.push_back(O);
+    }
+    for (size_t J = 1; J < Up.size(); ++J) {
+      FieldFacts Copy = Writes[I];
+      Copy.USR = Up[J] + "#return";
       Writes.push_back(std::move(Copy));
     }
   }
