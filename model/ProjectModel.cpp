@@ -127,10 +127,13 @@ void ProjectModel::finish() {
                    [](const TUSummary &A, const TUSummary &B) { return A.MainFile < B.MainFile; });
   std::set<std::string> ReportedTwice;
   std::vector<FieldFacts> Writes;
-  for (TUSummary &S : Pending) {
+  for (size_t TU = 0; TU < Pending.size(); ++TU) {
+    TUSummary &S = Pending[TU];
     UsesCUDA |= S.UsesCUDA;
-    for (FieldFacts &F : S.Fields)
+    for (FieldFacts &F : S.Fields) {
+      F.TU = static_cast<int>(TU);
       Writes.push_back(std::move(F));
+    }
     S.Fields.clear();
   }
   // Tensor flows: a function's (its definition, or an inline one seen in several TUs) and a
@@ -576,14 +579,35 @@ void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
       Writes.push_back(std::move(Copy));
     }
   }
+  FieldDevices = resolveWrites(Writes);
+  // Each program's own answer, from the writes of its TUs (a library's class that one program
+  // moves to the GPU stays on the host in a program that never does).
+  ProgramFieldDevices.assign(Programs.size(), {});
+  for (size_t M = 0; M < Programs.size(); ++M) {
+    if (!Programs[M].Sites.Main)
+      continue;
+    std::vector<bool> In(Programs.size(), false);
+    In[M] = true;
+    for (size_t T : ProgramClosures[M])
+      In[T] = true;
+    std::vector<FieldFacts> Mine;
+    for (const FieldFacts &F : Writes)
+      if (F.TU >= 0 && static_cast<size_t>(F.TU) < In.size() && In[F.TU])
+        Mine.push_back(F);
+    ProgramFieldDevices[M] = resolveWrites(Mine);
+  }
+}
+
+std::map<std::string, FieldDevice> ProjectModel::resolveWrites(const std::vector<FieldFacts> &Writes) {
   // Where each field's tensors live (and each parameter's, each function's return values, each
   // device field's device): host only if every TU that writes it stores host values, and every
   // key such a write rests on is host in turn. A cycle of keys with no other source holds no
   // value from anywhere else: host (the largest solution; a device source anywhere in the cycle
   // makes all of it unknown).
+  std::map<std::string, FieldDevice> Devices;
   std::map<std::string, std::set<std::string>> IfHost;
   for (const FieldFacts &F : Writes) {
-    auto [It, New] = FieldDevices.try_emplace(F.USR, F.Device);
+    auto [It, New] = Devices.try_emplace(F.USR, F.Device);
     if (!New && It->second != F.Device)
       It->second = FieldDevice::Unknown;
     if (F.Device == FieldDevice::Host)
@@ -592,12 +616,12 @@ void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const auto &[U, Keys] : IfHost) {
-      FieldDevice &D = FieldDevices[U];
+      FieldDevice &D = Devices[U];
       if (D != FieldDevice::Host)
         continue;
       for (const std::string &K : Keys) {
-        auto It = FieldDevices.find(K);
-        if (It == FieldDevices.end() || It->second != FieldDevice::Host) {
+        auto It = Devices.find(K);
+        if (It == Devices.end() || It->second != FieldDevice::Host) {
           D = FieldDevice::Unknown;
           Changed = true;
           break;
@@ -605,6 +629,26 @@ void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
       }
     }
   }
+  return Devices;
+}
+
+bool ProjectModel::hostInEveryProgram(const std::string &USR, const std::vector<std::string> &Keys) const {
+  bool Reached = false;
+  for (size_t M = 0; M < Programs.size(); ++M) {
+    if (!Programs[M].Sites.Main || M >= ProgramFieldDevices.size())
+      continue;
+    auto Defines = [&](size_t I) { return Programs[I].Defines.count(USR) != 0; };
+    if (!Defines(M) && !llvm::any_of(ProgramClosures[M], Defines))
+      continue;
+    Reached = true;
+    const std::map<std::string, FieldDevice> &D = ProgramFieldDevices[M];
+    for (const std::string &K : Keys) {
+      auto It = D.find(K);
+      if (It == D.end() || It->second != FieldDevice::Host)
+        return false;
+    }
+  }
+  return Reached;
 }
 
 std::optional<bool> ProjectModel::programsReachingMayUseCUDA(llvm::StringRef USR) const {
@@ -764,9 +808,11 @@ bool ProjectModel::resolve(Finding &F) const {
   // library driven by a CPU example, beside other programs that use CUDA).
   if (B->IfProgramUsesCUDA && !B->FunctionUSR.empty() && programsReachingMayUseCUDA(B->FunctionUSR) == false)
     return false;
-  // A sync on tensors read from fields that the project only ever fills with host tensors.
+  // A sync on tensors read from fields that the project only ever fills with host tensors, or
+  // that every program running the code fills so.
   if (!B->HostIfFields.empty() &&
-      llvm::all_of(B->HostIfFields, [&](const std::string &U) { return deviceOfKey(U) == FieldDevice::Host; }))
+      (llvm::all_of(B->HostIfFields, [&](const std::string &U) { return deviceOfKey(U) == FieldDevice::Host; }) ||
+       (!B->FunctionUSR.empty() && hostInEveryProgram(B->FunctionUSR, B->HostIfFields))))
     return false;
   // A copy of tensors from functions and fields of other files: reported only if the project
   // widens every one of them on the host, from one narrow dtype to one wide one.

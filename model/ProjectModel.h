@@ -208,6 +208,12 @@ private:
   /// FieldDevices from every TU's writes (TUSummary::Fields), after the programs and the
   /// overrides are known.
   void decideFieldDevices(std::vector<FieldFacts> Writes);
+  static std::map<std::string, FieldDevice> resolveWrites(const std::vector<FieldFacts> &Writes);
+  /// FieldDevices of each program (by the index of its main() TU) from its TUs' writes alone;
+  /// empty for the TUs without main().
+  std::vector<std::map<std::string, FieldDevice>> ProgramFieldDevices;
+  /// Whether, in every program that defines the function USR (at least one), each key is host.
+  bool hostInEveryProgram(const std::string &USR, const std::vector<std::string> &Keys) const;
   bool OneFile = false;
 };
 

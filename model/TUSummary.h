@@ -133,6 +133,8 @@ struct FieldFacts {
   /// function returning). Device Unknown there is host when only programs that never use CUDA
   /// reach that function (ProjectModel::finish).
   std::string In;
+  /// The model's index of the TU that wrote it (ProjectModel::finish; not serialized).
+  int TU = -1;
 };
 
 /// One origin of the tensors a function returns or a field holds (analysis/HostWidening.h
