@@ -117,18 +117,6 @@ bool isCudaOnlyCall(const FunctionDecl *FD) {
 }
 } // namespace
 
-/// c10::Device or c10::DeviceType (by value or reference).
-bool isDeviceType(QualType T) {
-  if (T.isNull())
-    return false;
-  QualType C = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-  if (const auto *ET = C->getAs<EnumType>())
-    return ET->getDecl()->getQualifiedNameAsString() == "c10::DeviceType";
-  if (const CXXRecordDecl *RD = C->getAsCXXRecordDecl())
-    return RD->getQualifiedNameAsString() == "c10::Device";
-  return false;
-}
-
 class TUFactsCollector : public RecursiveASTVisitor<TUFactsCollector> {
 public:
   TUFactsCollector(ASTContext &Ctx, TUFacts &F) : Ctx(Ctx), F(F) {}
@@ -149,7 +137,7 @@ public:
     if (!FD)
       return true;
     SourceLocation Loc = C->getExprLoc();
-    if (isDeviceType(C->getType()) && !isTorchDecl(FD) && !FD->hasBody())
+    if (isDeviceValueType(C->getType()) && !isTorchDecl(FD) && !FD->hasBody())
       F.noteOpaqueDevice(Loc); // Device pickDevice(); defined in another TU
     F.note(F.Calls, FD->getQualifiedNameAsString(), Loc);
     if (isCudaOnlyCall(FD))
@@ -190,7 +178,7 @@ public:
     }
     // libtorch's constants: constexpr DeviceType kCUDA = DeviceType::CUDA;
     if (const auto *V = dyn_cast<VarDecl>(D)) {
-      if (V->hasExternalStorage() && !isTorchDecl(V) && isDeviceType(V->getType()))
+      if (V->hasExternalStorage() && !isTorchDecl(V) && isDeviceValueType(V->getType()))
         F.noteOpaqueDevice(E->getLocation()); // extern torch::Device device; set in another TU
       if (!V->isConstexpr() || !isTorchDecl(V) || !V->getInit())
         return true;
