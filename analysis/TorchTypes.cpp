@@ -274,13 +274,11 @@ bool isDeviceValueType(QualType T) {
 bool isDeviceLikeType(QualType T) {
   if (T.isNull())
     return false;
+  if (isDeviceValueType(T))
+    return true;
   QualType C = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-  if (const auto *ET = C->getAs<EnumType>())
-    return ET->getDecl()->getQualifiedNameAsString() == "c10::DeviceType";
-  if (const CXXRecordDecl *RD = C->getAsCXXRecordDecl()) {
-    std::string N = RD->getQualifiedNameAsString();
-    return N == "c10::Device" || N == "std::basic_string";
-  }
+  if (const CXXRecordDecl *RD = C->getAsCXXRecordDecl())
+    return RD->getQualifiedNameAsString() == "std::basic_string";
   if (const auto *PT = C->getAs<PointerType>())
     return PT->getPointeeType()->isCharType();
   if (const auto *AT = C->getAsArrayTypeUnsafe())
