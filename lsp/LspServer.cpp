@@ -63,8 +63,9 @@ struct ServerOptions {
   bool Verbose = false;
   /// Keep the project index (model/ProjectIndex.h) of each compile database an open file uses up
   /// to date in the background: `torchlint index -p DIR` when the database is first used and
-  /// after each save (opt-in: it parses the whole project once).
-  bool BackgroundIndex = false;
+  /// after each save (on by default, as clangd's background index: the first parses the whole
+  /// project once, in a child process on half the cores).
+  bool BackgroundIndex = true; // as clangd's: --background-index=false, or initializationOptions, turns it off
 };
 
 /// Where a file's compile flags come from, and what went wrong finding them (shown to the user).
@@ -1087,9 +1088,10 @@ const char *Usage =
     "  --debounce-ms=N             wait after the last change before analysing (default 400)\n"
     "  --cache-dir=DIR             results and precompiled headers (default: as the CLI)\n"
     "  --no-cache, --no-pch        as the CLI\n"
-    "  --background-index          keep the project index of each compile database in use up to date\n"
+    "  --background-index[=false]  keep the project index of each compile database in use up to date\n"
     "                              (`torchlint index -p DIR` when first used and after each save), so\n"
-    "                              findings use the whole project (docs/project-model.md); off by default\n"
+    "                              findings use the whole project (docs/project-model.md); on by default,\n"
+    "                              as clangd's; =false decides each file alone\n"
     "  --verbose                   log cache use and superseded work on stderr\n";
 
 } // namespace

@@ -73,7 +73,11 @@ def apply_edits(text, edits):
 
 
 class Client:
-    def __init__(self, args=(), cwd=None):
+    def __init__(self, args=(), cwd=None, server_default=False):
+        # The background index is on by default; the tests that are not about it decide each file
+        # alone (no index process racing their expectations).
+        if not server_default and not any(a.startswith("--background-index") for a in args):
+            args = ["--background-index=false", *args]
         self.proc = subprocess.Popen([TORCHLINT, "lsp", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=cwd)
         self.messages = queue.Queue()
@@ -484,7 +488,7 @@ class BackgroundIndex(Base):
         os.makedirs(os.path.join(self.dir, "idx", ".git"))  # the repository root: build/ is searched
         self.write_database("idx/build", [metrics, train])
         index = os.path.join(self.dir, "idx", "build", "torchlint-index.json")
-        c = self.client("--background-index")
+        c = self.client("--background-index")  # the default (test_on_by_default)
         c.initialize()
         with open(metrics) as f:
             text = f.read()
@@ -517,12 +521,39 @@ class BackgroundIndex(Base):
         log = b"".join(c.stderr).decode(errors="replace")
         self.assertIn("project index of", log)
 
-    def test_off_by_default(self):
-        os.makedirs(os.path.join(self.dir, "noidx", ".git"))
-        f = self.write("noidx/src/train.cpp", TRAIN)
-        self.write_database("noidx/build", [f])
-        self.expect_train_findings(f)
-        self.assertFalse(os.path.exists(os.path.join(self.dir, "noidx", "build", "torchlint-index.json")))
+    def test_on_by_default(self):
+        # As clangd's: a server started without the flag writes the index of the database in use.
+        os.makedirs(os.path.join(self.dir, "defidx", ".git"))
+        f = self.write("defidx/src/train.cpp", TRAIN)
+        self.write_database("defidx/build", [f])
+        index = os.path.join(self.dir, "defidx", "build", "torchlint-index.json")
+        c = Client(["--cache-dir=" + self.cache], cwd=self.dir, server_default=True)
+        self.clients.append(c)
+        c.initialize()
+        c.open(f, TRAIN)
+        c.diagnostics(f)
+        deadline = time.time() + 120
+        while not os.path.isfile(index) and time.time() < deadline:
+            time.sleep(0.2)
+        self.assertTrue(os.path.isfile(index))
+        self.assertEqual(0, c.stop())
+
+    def test_off_when_asked(self):
+        for flag, init in (("--background-index=false", None), (None, {"backgroundIndex": False})):
+            with self.subTest(flag=flag, init=init):
+                name = "noidx%d" % (0 if flag else 1)
+                os.makedirs(os.path.join(self.dir, name, ".git"))
+                f = self.write(name + "/src/train.cpp", TRAIN)
+                self.write_database(name + "/build", [f])
+                c = Client(["--cache-dir=" + self.cache] + ([flag] if flag else []), cwd=self.dir,
+                           server_default=True)
+                self.clients.append(c)
+                c.initialize(init)
+                c.open(f, TRAIN)
+                d = c.diagnostics(f)["diagnostics"]
+                self.assertEqual(["torch-create-then-move", "torch-sync-item"], sorted(x["code"] for x in d))
+                self.assertEqual(0, c.stop())
+                self.assertFalse(os.path.exists(os.path.join(self.dir, name, "build", "torchlint-index.json")))
 
 
 class Diagnostics(Base):
