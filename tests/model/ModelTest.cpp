@@ -1008,3 +1008,77 @@ TEST(ProjectModel, AFunctionNeedsGradientsThroughWhatItCallsInOtherFiles) {
   EXPECT_TRUE(M.needsGradients(usrNamed({Main}, "score"))) << "external() is defined in no file";
   EXPECT_TRUE(M.needsGradients("c:@F@nowhere#"));
 }
+
+TEST(ProjectModel, VirtualMethodsJoinTheirOverridesParametersAndReturns) {
+  TUSummary A, B;
+  A.MainFile = "/p/a.cpp";
+  B.MainFile = "/p/b.cpp";
+  A.Functions.push_back(mainWithStepLoop());
+  auto Override = [](std::string USR, std::string Base) {
+    Function F;
+    F.USR = USR;
+    F.Name = USR;
+    F.File = "/p/b.cpp";
+    F.Line = 1;
+    F.Overrides = {Base};
+    return F;
+  };
+  B.Functions = {Override("d_step", "b_step"), Override("o_step", "b_step"), Override("d_f", "b_f"),
+                 Override("o_f", "b_f")};
+  // A call through the base passes a host tensor: each override's parameter holds it, joined with
+  // what the calls of that override itself pass.
+  A.Fields.push_back({"b_step#param0", "Base::step(a)", FieldDevice::Host, {}});
+  B.Fields.push_back({"o_step#param0", "Other::step(a)", FieldDevice::Device, {}});
+  // The base's return values are those of every override.
+  B.Fields.push_back({"d_f#return", "Derived::f()", FieldDevice::Host, {}});
+  B.Fields.push_back({"o_f#return", "Other::f()", FieldDevice::Device, {}});
+  ProjectModel M = merged({A, B});
+  EXPECT_EQ(FieldDevice::Host, M.deviceOfKey("d_step#param0"));
+  EXPECT_EQ(FieldDevice::Unknown, M.deviceOfKey("o_step#param0"));
+  EXPECT_EQ(FieldDevice::Host, M.deviceOfKey("d_f#return"));
+  EXPECT_EQ(FieldDevice::Unknown, M.deviceOfKey("b_f#return"));
+}
+
+TEST(ProjectModel, FieldDevicesAreDecidedForEachProgramToo) {
+  // Two programs share lib.cpp's Box; program a moves its boxes to the GPU, program b never does.
+  auto Tu = [](std::string File) {
+    TUSummary S;
+    S.MainFile = File;
+    return S;
+  };
+  TUSummary MainA = Tu("/p/main_a.cpp"), MainB = Tu("/p/main_b.cpp"), TrainA = Tu("/p/ta.cpp"),
+            TrainB = Tu("/p/tb.cpp"), Lib = Tu("/p/lib.cpp");
+  auto Main = [](std::string File, std::string Callee) {
+    Function F{"main@" + File, "main", File, 1, false, false, {}, {}, {}, {}};
+    F.Calls.push_back({Callee, File, 2, 3, -1, false, false, "", false});
+    return F;
+  };
+  MainA.Functions.push_back(Main("/p/main_a.cpp", "train_a"));
+  MainA.Program.Main = Site{"/p/main_a.cpp", 1, 5, ""};
+  MainB.Functions.push_back(Main("/p/main_b.cpp", "train_b"));
+  MainB.Program.Main = Site{"/p/main_b.cpp", 1, 5, ""};
+  auto Train = [](std::string USR, std::string File) {
+    Function F{USR, USR, File, 1, false, false, {}, {{File, 2, 3, -1, false}}, {}, {{StepKind::Backward, 0, 3}}};
+    F.Calls.push_back({"box_ctor", File, 1, 9, -1, false, false, "", false});
+    return F;
+  };
+  TrainA.Functions.push_back(Train("train_a", "/p/ta.cpp"));
+  TrainB.Functions.push_back(Train("train_b", "/p/tb.cpp"));
+  Lib.Functions.push_back({"box_ctor", "Box::Box", "/p/lib.cpp", 1, false, false, {}, {}, {}, {}});
+  Lib.Fields.push_back({"Box::low_", "Box::low_", FieldDevice::Host, {"Box#moved"}});
+  Lib.Fields.push_back({"Box#moved", "Box (moved)", FieldDevice::Host, {}});
+  TrainA.Fields.push_back({"Box#moved", "Box (moved)", FieldDevice::Device, {}});
+  ProjectModel M = merged({MainA, MainB, TrainA, TrainB, Lib});
+  EXPECT_EQ(FieldDevice::Unknown, M.deviceOfKey("Box::low_")); // the whole project: moved in a
+  auto Kept = [&](std::string Fn, std::string File) {
+    HotBasis Basis = inMainLoop();
+    Basis.FunctionUSR = Fn;
+    Basis.File = File;
+    Basis.HostIfFields = {"Box::low_"};
+    Finding F;
+    F.Message = "item() syncs" + encodeBasis(Basis);
+    return M.resolve(F);
+  };
+  EXPECT_TRUE(Kept("train_a", "/p/ta.cpp"));
+  EXPECT_FALSE(Kept("train_b", "/p/tb.cpp")); // program b never moves a Box
+}
