@@ -128,9 +128,7 @@ public:
       if (MD && Obj && isTorchDecl(MD) && MD->getDeclName().isIdentifier() &&
           (MD->getName() == "register_buffer" || MD->getName() == "register_parameter") && MC->getNumArgs() >= 2 &&
           Assume && Assume->AcrossFiles) {
-        QualType HT = Obj->IgnoreParenImpCasts()->getType(); // `this`, not its Module base
-        const CXXRecordDecl *Holder = HT->isPointerType() ? HT->getPointeeCXXRecordDecl()
-                                                          : HT.getNonReferenceType()->getAsCXXRecordDecl();
+        const CXXRecordDecl *Holder = objectClass(Obj); // `this`, not its Module base
         if (!Holder)
           return D::Unknown;
         if (!llvm::is_contained(Assume->Moved, Holder->getCanonicalDecl()))
@@ -391,10 +389,9 @@ private:
   /// model, the first two rest on its return values in the project).
   D returned(const FunctionDecl *FD, unsigned Depth, bool Exact = true) {
     const FunctionDecl *Def = nullptr;
-    const auto *Virtual = dyn_cast<CXXMethodDecl>(FD);
-    if (Virtual && !Virtual->isVirtual())
-      Virtual = nullptr;
-    if (!FD->hasBody(Def) || !Def || (Virtual && !Exact)) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    bool Dispatched = MD && MD->isVirtual() && !Exact;
+    if (!FD->hasBody(Def) || !Def || Dispatched) {
       // Defined in another file, or a virtual call: what the return statements of it (and of
       // every override) return there (project model).
       if (returnFollowsDefinition(FD) && Assume && Assume->AcrossFiles) {

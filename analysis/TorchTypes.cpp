@@ -271,6 +271,13 @@ bool isDeviceValueType(QualType T) {
   return false;
 }
 
+const CXXRecordDecl *objectClass(const Expr *Obj) {
+  if (!Obj)
+    return nullptr;
+  QualType T = Obj->IgnoreParenImpCasts()->getType();
+  return T->isPointerType() ? T->getPointeeCXXRecordDecl() : T.getNonReferenceType()->getAsCXXRecordDecl();
+}
+
 bool isDeviceLikeType(QualType T) {
   if (T.isNull())
     return false;

@@ -70,6 +70,9 @@ bool isDeviceLikeType(clang::QualType T);
 /// which holds anything). The project model follows such fields and parameters as it follows
 /// tensors (`RL_OPTION(torch::Device, environment_device) = torch::kCPU` and its setter).
 bool isDeviceValueType(clang::QualType T);
+/// The class of a member call's object as written (`this` in a method of Box: Box, not the
+/// torch::nn::Module base the call converts it to), through a pointer or a reference; or null.
+const clang::CXXRecordDecl *objectClass(const clang::Expr *Obj);
 /// True when a value of type T can hold no tensor and no module: numbers, enums, strings, standard
 /// containers and classes whose type arguments are such (std::vector<std::pair<long, double>>,
 /// std::mt19937), and user classes whose fields and bases are such; through references,

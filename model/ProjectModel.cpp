@@ -94,9 +94,11 @@ int ProjectModel::effectiveLoop(const Function &F, int L) const {
 }
 
 std::vector<std::string> ProjectModel::targets(const Call &C) const {
-  std::vector<std::string> Out{C.Callee};
-  if (!C.Virtual)
-    return Out;
+  return C.Virtual ? overridesOf(C.Callee) : std::vector<std::string>{C.Callee};
+}
+
+std::vector<std::string> ProjectModel::overridesOf(const std::string &Method) const {
+  std::vector<std::string> Out{Method};
   // Every override the project defines, transitively.
   for (size_t I = 0; I < Out.size() && I < 4096; ++I) {
     auto It = Overriders.find(Out[I]);
@@ -547,10 +549,7 @@ void ProjectModel::decideFieldDevices(std::vector<FieldFacts> Writes) {
     size_t At = Writes[I].USR.rfind("#param");
     if (At == std::string::npos)
       continue;
-    Call Through;
-    Through.Callee = Writes[I].USR.substr(0, At);
-    Through.Virtual = true;
-    std::vector<std::string> Overrides = targets(Through);
+    std::vector<std::string> Overrides = overridesOf(Writes[I].USR.substr(0, At));
     for (size_t J = 1; J < Overrides.size(); ++J) {
       FieldFacts Copy = Writes[I];
       Copy.USR = Overrides[J] + Writes[I].USR.substr(At);
@@ -633,39 +632,31 @@ std::map<std::string, FieldDevice> ProjectModel::resolveWrites(const std::vector
 }
 
 bool ProjectModel::hostInEveryProgram(const std::string &USR, const std::vector<std::string> &Keys) const {
-  bool Reached = false;
-  for (size_t M = 0; M < Programs.size(); ++M) {
-    if (!Programs[M].Sites.Main || M >= ProgramFieldDevices.size())
-      continue;
-    auto Defines = [&](size_t I) { return Programs[I].Defines.count(USR) != 0; };
-    if (!Defines(M) && !llvm::any_of(ProgramClosures[M], Defines))
-      continue;
-    Reached = true;
-    const std::map<std::string, FieldDevice> &D = ProgramFieldDevices[M];
-    for (const std::string &K : Keys) {
-      auto It = D.find(K);
-      if (It == D.end() || It->second != FieldDevice::Host)
-        return false;
-    }
-  }
-  return Reached;
+  std::vector<size_t> Ps = programsDefining(USR);
+  return !Ps.empty() && llvm::all_of(Ps, [&](size_t M) {
+           const std::map<std::string, FieldDevice> &D = ProgramFieldDevices[M];
+           return llvm::all_of(Keys, [&](const std::string &K) {
+             auto It = D.find(K);
+             return It != D.end() && It->second == FieldDevice::Host;
+           });
+         });
+}
+
+std::vector<size_t> ProjectModel::programsDefining(const std::string &USR) const {
+  std::vector<size_t> Out;
+  for (size_t M = 0; M < Programs.size(); ++M)
+    if (Programs[M].Sites.Main && inProgram(M, [&](size_t I) { return Programs[I].Defines.count(USR) != 0; }))
+      Out.push_back(M);
+  return Out;
 }
 
 std::optional<bool> ProjectModel::programsReachingMayUseCUDA(llvm::StringRef USR) const {
-  std::string U = USR.str();
-  bool Reached = false;
-  for (size_t M = 0; M < Programs.size(); ++M) {
-    if (!Programs[M].Sites.Main)
-      continue;
-    // The program's own TU and those it calls into (no copy of the closure per finding).
-    auto AnyTU = [&](auto Pred) { return Pred(M) || llvm::any_of(ProgramClosures[M], Pred); };
-    if (!AnyTU([&](size_t I) { return Programs[I].Defines.count(U) != 0; }))
-      continue;
-    Reached = true;
-    if (AnyTU([&](size_t I) { return Programs[I].Sites.CUDA || Programs[I].Sites.Opaque; }))
-      return true;
-  }
-  return Reached ? std::optional<bool>(false) : std::nullopt;
+  std::vector<size_t> Ps = programsDefining(USR.str());
+  if (Ps.empty())
+    return std::nullopt;
+  return llvm::any_of(Ps, [&](size_t M) {
+    return inProgram(M, [&](size_t I) { return Programs[I].Sites.CUDA || Programs[I].Sites.Opaque; });
+  });
 }
 
 void ProjectModel::decideWidenedHost() {

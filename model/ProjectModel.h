@@ -43,6 +43,7 @@
 #pragma once
 #include "core/Findings.h"
 #include "model/TUSummary.h"
+#include "llvm/ADT/STLExtras.h"
 #include <map>
 #include <optional>
 #include <set>
@@ -172,6 +173,15 @@ private:
   using LoopRef = std::pair<std::string, int>; // function USR, loop index
 
   std::vector<std::string> targets(const Call &C) const;
+  /// Method and every override of it the project defines, transitively.
+  std::vector<std::string> overridesOf(const std::string &Method) const;
+  /// The main() TUs whose program (ProgramClosures) defines the function USR.
+  std::vector<size_t> programsDefining(const std::string &USR) const;
+  /// Whether Pred holds for a TU of the program of Programs[Main]: its own or one it calls into
+  /// (no copy of the closure per question).
+  template <typename P> bool inProgram(size_t Main, P Pred) const {
+    return Pred(Main) || llvm::any_of(ProgramClosures[Main], Pred);
+  }
   /// The first step loop among L and the loops around it, or -1.
   int stepLoopAround(const std::string &USR, int L) const;
   bool isStepLoop(const std::string &USR, int L) const { return StepLoops.count({USR, L}); }

@@ -632,7 +632,7 @@ private:
   /// moves: the class's key rests on every base's (a `to()` on a `Base&` may be this class's),
   /// and libtorch's base classes, which no TU defines, start at host too.
   void noteModuleBases(const CXXRecordDecl *RD) {
-    FieldFacts F{movedKey(RD), RD->getQualifiedNameAsString() + " (moved)", FieldDevice::Host};
+    FieldFacts F = moved(RD, FieldDevice::Host);
     if (F.USR.empty())
       return;
     llvm::SmallVector<const CXXRecordDecl *, 4> Work{RD};
@@ -645,17 +645,22 @@ private:
         const CXXRecordDecl *BD = B.getType()->getAsCXXRecordDecl();
         if (!BD || !isModuleOrDerived(BD))
           continue;
-        std::string K = movedKey(BD);
-        if (K.empty())
+        FieldFacts Base = moved(BD, FieldDevice::Host);
+        if (Base.USR.empty())
           continue;
-        if (!llvm::is_contained(F.IfHost, K))
-          F.IfHost.push_back(K);
+        if (!llvm::is_contained(F.IfHost, Base.USR))
+          F.IfHost.push_back(Base.USR);
         if (isTorchDecl(BD))
-          Out.Fields.push_back(FieldFacts{K, BD->getQualifiedNameAsString() + " (moved)", FieldDevice::Host});
+          Out.Fields.push_back(std::move(Base));
         Work.push_back(BD);
       }
     }
     Out.Fields.push_back(std::move(F));
+  }
+
+  /// A write of RD's movedKey.
+  static FieldFacts moved(const CXXRecordDecl *RD, FieldDevice D) {
+    return FieldFacts{movedKey(RD), RD->getQualifiedNameAsString() + " (moved)", D};
   }
 
   /// `module->to(device)`, `.cuda()`, `.cpu()` on a module: a write of its static class's
@@ -665,11 +670,7 @@ private:
     if (!MD->getDeclName().isIdentifier() || MD->getParent()->getQualifiedNameAsString() != "torch::nn::Module")
       return;
     llvm::StringRef N = MD->getName();
-    const Expr *Obj = MC->getImplicitObjectArgument();
-    if (!Obj)
-      return;
-    QualType OT = Obj->IgnoreParenImpCasts()->getType(); // the module's class, not its Module base
-    const CXXRecordDecl *X = OT->isPointerType() ? OT->getPointeeCXXRecordDecl() : OT.getNonReferenceType()->getAsCXXRecordDecl();
+    const CXXRecordDecl *X = objectClass(MC->getImplicitObjectArgument()); // not its Module base
     if (!X)
       return;
     if (N == "register_module") {
@@ -678,7 +679,7 @@ private:
       const CXXRecordDecl *Child = moduleImplOf(MC->getArg(1)->IgnoreParenImpCasts()->getType());
       if (!Child)
         return;
-      FieldFacts F{movedKey(Child), Child->getQualifiedNameAsString() + " (moved)", FieldDevice::Host};
+      FieldFacts F = moved(Child, FieldDevice::Host);
       std::string Parent = movedKey(X);
       if (F.USR.empty() || Parent.empty())
         return;
@@ -686,7 +687,7 @@ private:
       Out.Fields.push_back(std::move(F));
       return;
     }
-    FieldFacts F{movedKey(X), X->getQualifiedNameAsString() + " (moved)", FieldDevice::Unknown};
+    FieldFacts F = moved(X, FieldDevice::Unknown);
     if (F.USR.empty())
       return;
     if (N == "cuda") {
@@ -696,10 +697,7 @@ private:
     } else if (N == "to") {
       if (MC->getNumArgs() < 1 || MD->getNumParams() < 1 || !isDeviceValueType(MD->getParamDecl(0)->getType()))
         return; // to(dtype)
-      WriteMerger W(Ctx, F);
-      W.add(MC->getArg(0));
-      if (!W.any())
-        F.Device = FieldDevice::Unknown;
+      WriteMerger(Ctx, F).add(MC->getArg(0)); // a write that holds no device leaves it unknown
     } else {
       return;
     }
