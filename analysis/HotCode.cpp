@@ -105,6 +105,10 @@ public:
   std::vector<std::pair<const Stmt *, HotCodeAnalysis::CallSite>> Loops;
   /// Range-for loops over a torch::data data loader.
   llvm::DenseSet<const Stmt *> LoaderLoops;
+  /// Methods of user code that override another (defined here, with a body).
+  std::vector<const CXXMethodDecl *> Overriders;
+  /// Calls of a virtual method dispatched through the object (no qualified name).
+  llvm::DenseSet<const Expr *> VirtualCalls;
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBody() const { return true; }
@@ -122,6 +126,8 @@ public:
           BodyOf.try_emplace(Body, FD);
         if (isTestBody(FD))
           TestBodies.insert(canon(FD));
+        if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->size_overridden_methods() > 0)
+          Overriders.push_back(MD);
         Frames.push_back({canon(FD), {}});
         std::vector<const Stmt *> Saved;
         Saved.swap(StmtStack); // a function body starts a new statement tree
@@ -180,6 +186,12 @@ public:
     if (isTrainingStepCall(Callee))
       StepCalls.push_back({Frames.back().FD, C, Frames.back().Loops});
     record(Callee, C);
+    // `agent->step(obs)` through a base: dispatched, so it may run any override (not
+    // `Base::step(obs)`, which names its method).
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->isVirtual())
+        if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()); ME && !ME->hasQualifier())
+          VirtualCalls.insert(C);
     return true;
   }
 
@@ -291,6 +303,7 @@ void HotCodeAnalysis::build() {
   std::vector<const FunctionDecl *> Forwards;
   CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies, Referenced);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  addDispatchedCalls(Collector.Overriders, Collector.VirtualCalls);
   classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
   for (const auto &Entry : Collector.Loops)
     if (isBoundedLoop(Entry.first))
@@ -352,6 +365,34 @@ void HotCodeAnalysis::build() {
       }
     }
   }
+}
+
+void HotCodeAnalysis::addDispatchedCalls(const std::vector<const CXXMethodDecl *> &Overriders,
+                                         const llvm::DenseSet<const Expr *> &VirtualCalls) {
+  // A call dispatched through a base (`agent->step(obs)` on an Agent*) may run every override of
+  // the method it names: each override in this TU gets that call site too, so a loop that steps
+  // agents through their base makes each agent's step hot (and a step() in an override makes the
+  // loop a step loop). Sites are gathered first, then added (Callers' vectors must not grow while
+  // being read).
+  std::vector<std::pair<const FunctionDecl *, CallSite>> Added;
+  for (const CXXMethodDecl *O : Overriders) {
+    llvm::SmallVector<const CXXMethodDecl *, 4> Work(O->overridden_methods());
+    llvm::DenseSet<const CXXMethodDecl *> Seen;
+    while (!Work.empty()) {
+      const CXXMethodDecl *B = Work.pop_back_val();
+      if (!Seen.insert(B->getCanonicalDecl()).second)
+        continue;
+      Work.append(B->overridden_methods().begin(), B->overridden_methods().end());
+      auto It = Callers.find(canon(B));
+      if (It == Callers.end())
+        continue;
+      for (const CallSite &S : It->second)
+        if (VirtualCalls.count(S.Call))
+          Added.push_back({canon(O), S});
+    }
+  }
+  for (auto &[F, S] : Added)
+    Callers[F].push_back(S);
 }
 
 /// True when S, in the body of Loop, runs only in a branch of it (if, switch, ?:, && or ||).

@@ -137,6 +137,9 @@ public:
 
 private:
   void build();
+  /// Gives each override defined here the call sites that dispatch through what it overrides.
+  void addDispatchedCalls(const std::vector<const clang::CXXMethodDecl *> &Overriders,
+                          const llvm::DenseSet<const clang::Expr *> &VirtualCalls);
   void classifyLoops(const std::vector<CallSite> &StepCalls,
                      const std::vector<std::pair<const clang::Stmt *, CallSite>> &Loops,
                      const llvm::DenseSet<const clang::Stmt *> &LoaderLoops);
