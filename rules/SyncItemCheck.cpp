@@ -61,6 +61,76 @@ static bool accumulatedOnHost(const Expr *Call, ASTContext &Ctx) {
   return false;
 }
 
+/// A callee that never returns: a [[noreturn]] function (TORCH_CHECK's torchCheckFail, assert's
+/// __assert_fail, abort, exit, std::terminate).
+static bool isNoReturnCall(const Stmt *S) {
+  const auto *C = dyn_cast<CallExpr>(S);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  return F && (F->isNoReturn() || F->hasAttr<CXX11NoReturnAttr>());
+}
+
+/// The branch fails: it throws, or calls a function that never returns, as its first statement
+/// (after declarations of the message) or as its only one.
+static bool failsAtOnce(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+    S = EWC->getSubExpr();
+  if (isa<CXXThrowExpr>(S) || isNoReturnCall(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body()) {
+      if (isa<DeclStmt, NullStmt>(Child))
+        continue;
+      if (failsAtOnce(Child))
+        return true;
+      // A message written first (`std::cerr << ...; std::abort();`): the failure may come second.
+      const auto *E = dyn_cast<Expr>(Child);
+      if (const auto *Op = E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()) : nullptr;
+          Op && Op->getOperator() == OO_LessLess)
+        continue;
+      return false;
+    }
+  }
+  return false;
+}
+
+/// The value only decides whether the program fails: the read is (part of) the condition of an
+/// `if` whose branch throws or never returns (`if (x.isnan().any().item<bool>()) throw ...;`,
+/// TORCH_CHECK(t.item<bool>(), ...), assert(...)). InAssert: the `?:` of assert(), already
+/// compiled out of release builds.
+static bool decidesFailure(const Expr *Call, ASTContext &Ctx, bool &InAssert) {
+  InAssert = false;
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const Stmt *Prev = Call;
+  for (unsigned Depth = 0; Depth < 12; ++Depth) {
+    const Stmt *P = HC.parentOf(Prev);
+    if (!P)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return If->getCond() == Prev && failsAtOnce(If->getThen());
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P)) // assert()'s `(cond) ? void(0) : __assert_fail(...)`
+      return (InAssert = CO->getCond() == Prev && isNoReturnCall(CO->getFalseExpr()->IgnoreParenImpCasts()));
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (!BO->isLogicalOp() && !BO->isComparisonOp())
+        return false;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->getOpcode() != UO_LNot)
+        return false;
+    } else if (const auto *C = dyn_cast<CallExpr>(P)) {
+      // __builtin_expect(static_cast<bool>(cond), 0) of C10_UNLIKELY; `.item().toBool()`.
+      bool Expect = C->getBuiltinCallee() == Builtin::BI__builtin_expect;
+      if (!Expect && !isa<CXXMemberCallExpr>(C))
+        return false;
+    } else if (!isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr, CXXFunctionalCastExpr, MemberExpr,
+                    ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(P)) {
+      return false;
+    }
+    Prev = P;
+  }
+  return false;
+}
+
 namespace {
 
 /// The variables of the loops around S in its function: for-init variables and range-for variables.
@@ -252,6 +322,13 @@ void SyncItemCheck::check(const MatchFinder::MatchResult &Result) {
            ".cpu();`, or `.to(torch::kCPU)`), and read the elements through an accessor (`" + Host + ".accessor<" +
            (T.empty() ? "T" : T) + ", " + std::to_string(Element.Indices) + ">()`" +
            (T.empty() ? ", T the element type" : "") + ")";
+  } else if (bool InAssert; decidesFailure(Call, Ctx, InAssert)) {
+    // A validation (`if (x.isnan().any().item<bool>()) throw ...`, TORCH_CHECK(ok.item<bool>())):
+    // no value to accumulate; the check itself can run on the device.
+    Msg += ", only to decide whether to fail; check on the device instead with `at::_assert_async(ok)` (`ok` a "
+           "bool tensor, true when valid: nothing waits, and a failure is raised at a later synchronization), or "
+           "run the check every N steps" +
+           std::string(InAssert ? "" : " or in debug builds only");
   } else if (Accumulates) {
     Msg += "; accumulate the value on the device instead (`total += loss.detach()`: without detach() every "
            "step's autograd graph stays alive) and read it once per logging interval";
