@@ -119,8 +119,12 @@ static bool decidesFailure(const Expr *Call, ASTContext &Ctx, bool &InAssert) {
         return false;
     } else if (const auto *C = dyn_cast<CallExpr>(P)) {
       // __builtin_expect(static_cast<bool>(cond), 0) of C10_UNLIKELY; `.item().toBool()`.
+      // std::isnan(loss.item<float>()), std::isfinite(...): a predicate of the value.
       bool Expect = C->getBuiltinCallee() == Builtin::BI__builtin_expect;
-      if (!Expect && !isa<CXXMemberCallExpr>(C))
+      const FunctionDecl *F = C->getDirectCallee();
+      bool Predicate = F && F->getDeclName().isIdentifier() &&
+                       llvm::is_contained({"isnan", "isinf", "isfinite", "isnormal", "signbit"}, F->getName());
+      if (!Expect && !Predicate && !isa<CXXMemberCallExpr>(C))
         return false;
     } else if (!isa<ImplicitCastExpr, ParenExpr, CXXStaticCastExpr, CStyleCastExpr, CXXFunctionalCastExpr, MemberExpr,
                     ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(P)) {
