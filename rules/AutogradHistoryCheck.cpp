@@ -3,6 +3,7 @@
 #include "analysis/LocalDataflow.h"
 #include "analysis/NnModules.h"
 #include "core/AstWalk.h"
+#include "core/Recovery.h"
 #include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -266,6 +267,49 @@ bool differentiatedLater(const ValueDecl *D, const FunctionDecl *FD) {
 
 enum class Reset { Never, EveryIteration, Sometimes };
 
+/// S empties or replaces D: `D.clear()`, `D.zero_()`, `D = zeros(...)` (not `D = D + t`).
+bool isResetOf(const Stmt *S, const ValueDecl *D) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && MD->getDeclName().isIdentifier() &&
+        (MD->getName() == "clear" || MD->getName() == "zero_" || MD->getName() == "detach_" ||
+         MD->getName() == "pop_back" || MD->getName() == "erase") &&
+        accumulatorDecl(MC->getImplicitObjectArgument()) == D)
+      return true;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+      OC && OC->getOperator() == OO_Equal && accumulatorDecl(OC->getArg(0)) == D && !references(OC->getArg(1), D))
+    return true;
+  return false;
+}
+
+/// A statement after Site's, in the block that holds Site inside its loop, empties D on every
+/// path (not under a branch or a loop of its own): a store followed by the reset in the same
+/// block (`if (c % n == 0) { v.push_back(last); update(v); v.clear(); }`) keeps one graph only
+/// until then.
+bool resetLaterInBlock(const ValueDecl *D, const Stmt *Site, const HotCodeAnalysis &HC) {
+  const Stmt *Loop = HC.enclosingLoop(Site);
+  const Stmt *Cur = Site;
+  for (const Stmt *P = HC.parentOf(Cur); P && Cur != Loop; Cur = P, P = HC.parentOf(P)) {
+    const auto *Block = dyn_cast<CompoundStmt>(P);
+    if (!Block)
+      continue;
+    bool After = false;
+    for (const Stmt *Child : Block->body()) {
+      if (Child == Cur) {
+        After = true;
+        continue;
+      }
+      if (After && isResetOf(Child->IgnoreContainers(), D))
+        return true;
+      if (const auto *E = dyn_cast<ExprWithCleanups>(Child); After && E && isResetOf(E->getSubExpr(), D))
+        return true;
+    }
+    return false; // the innermost block only
+  }
+  return false;
+}
+
 /// The accumulator is reset or emptied in the same loop (`losses.clear()`, `total = zeros(...)`
 /// other than the accumulation itself): on every iteration it holds one step's history at a time;
 /// under a condition (`if (c % n_steps == 0) { ...; buffer.clear(); }`) the history of the steps
@@ -278,19 +322,7 @@ Reset resetInLoop(const ValueDecl *D, const Stmt *Site, const Stmt *Accum, const
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool Conditional) {
     if (!S || R == Reset::EveryIteration || S == Accum)
       return;
-    bool Found = false;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (MD && MD->getDeclName().isIdentifier() &&
-          (MD->getName() == "clear" || MD->getName() == "zero_" || MD->getName() == "detach_" ||
-           MD->getName() == "pop_back" || MD->getName() == "erase") &&
-          accumulatorDecl(MC->getImplicitObjectArgument()) == D)
-        Found = true;
-    }
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-        OC && OC->getOperator() == OO_Equal && accumulatorDecl(OC->getArg(0)) == D && !references(OC->getArg(1), D))
-      Found = true;
-    if (Found) {
+    if (isResetOf(S, D)) {
       R = Conditional ? Reset::Sometimes : Reset::EveryIteration;
       return;
     }
@@ -315,9 +347,35 @@ Reset resetInLoop(const ValueDecl *D, const Stmt *Site, const Stmt *Accum, const
 /// Every read of local container D in FD is detached: `torch::cat(v).detach()`,
 /// `torch::stack(v).detach()`, besides the container's own bookkeeping (push_back, clear, size,
 /// empty, reserve). The history it keeps is never used.
-bool readsOnlyDetached(const ValueDecl *D, const FunctionDecl *FD) {
+/// G only computes its result from its arguments: a free function or a static method defined
+/// here, outside libtorch, that needs no gradients (no backward(), grad(), requires_grad, nor a
+/// call of a function that might) and names no global or static variable (nothing it reads can
+/// outlive the call but what it returns, or writes into its other arguments).
+static bool computesFromArguments(const FunctionDecl *G) {
+  G = G ? G->getDefinition() : nullptr;
+  if (!G || !G->getBody() || isTorchDecl(G) || isLibraryLocation(G->getASTContext().getSourceManager(), G->getLocation()))
+    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(G); M && !M->isStatic())
+    return false;
+  if (mayNeedGradients(G))
+    return false;
+  bool Global = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Global)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->hasGlobalStorage() && !V->getType().isConstQualified())
+        Global = true;
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(G->getBody());
+  return !Global;
+}
+
+bool readsOnlyDetached(const ValueDecl *D, const FunctionDecl *FD, std::string *Through, unsigned Depth) {
   const auto *VD = dyn_cast<VarDecl>(D);
-  if (!VD || !VD->isLocalVarDecl() || !FD || !FD->getBody())
+  if (!VD || !VD->isLocalVarDecl() || !FD || !FD->getBody() || Depth > 2)
     return false;
   llvm::SmallPtrSet<const Stmt *, 16> Allowed;
   unsigned Uses = 0;
@@ -339,11 +397,39 @@ bool readsOnlyDetached(const ValueDecl *D, const FunctionDecl *FD) {
     }
     return nullptr;
   };
+  // `R = g(v, ...)` / `auto R = g(v, ...)`: v read by a function that only computes its result
+  // from its arguments (a GAE over the value buffer), into a local R whose every read is detached:
+  // nothing differentiates what was read from v either.
+  auto ThroughResult = [&](const ValueDecl *R, const Expr *Init) {
+    const auto *Call = dyn_cast_or_null<CallExpr>(Init ? stripCopies(Init) : nullptr);
+    if (!Call || !R || R == D || !computesFromArguments(Call->getDirectCallee()))
+      return;
+    llvm::SmallVector<const DeclRefExpr *, 2> Args;
+    for (const Expr *A : Call->arguments())
+      if (const DeclRefExpr *Arg = IsD(A))
+        Args.push_back(Arg);
+    if (Args.empty() || !readsOnlyDetached(R, FD, nullptr, Depth + 1))
+      return;
+    Allowed.insert(Args.begin(), Args.end());
+    if (Through && Through->empty())
+      *Through = Call->getDirectCallee()->getQualifiedNameAsString() + "()";
+  };
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
       ++Uses;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+      // `v = ...`: replacing the container reads none of its history.
+      if (const DeclRefExpr *Lhs = IsD(Op->getArg(0)))
+        Allowed.insert(Lhs);
+      if (const auto *R = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+        ThroughResult(R->getDecl(), Op->getArg(1));
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *Dc : DS->decls())
+        if (const auto *R = dyn_cast<VarDecl>(Dc); R && R->hasInit())
+          ThroughResult(R, R->getInit());
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
       const CXXMethodDecl *MD = MC->getMethodDecl();
       llvm::StringRef N = MD && MD->getDeclName().isIdentifier() ? MD->getName() : "";
@@ -508,7 +594,10 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
   // Emptied on every iteration: one step's graph at a time. Emptied every few steps (a rollout
   // buffer): reported only when nothing ever reads its history (every read is detached).
   Reset R = resetInLoop(D, Site, Site, HC);
-  if (R == Reset::EveryIteration || (R == Reset::Sometimes && !readsOnlyDetached(D, FD)))
+  if (R == Reset::Sometimes && resetLaterInBlock(D, Site, HC))
+    return;
+  std::string Through;
+  if (R == Reset::EveryIteration || (R == Reset::Sometimes && !readsOnlyDetached(D, FD, &Through, 0)))
     return;
   std::string V = sourceText(Value, Ctx), A = sourceText(Acc, Ctx);
   if (V.empty() || A.empty())
@@ -525,7 +614,10 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
           ".item()' once per logging interval)";
   else if (Store && R == Reset::Sometimes)
     Msg = "'" + A + "' keeps the autograd graph of every step until it is emptied: '" + V + "' (" + Why +
-          ") requires grad, and every read of '" + A + "' is detached, so the graphs are kept for nothing; store '" + V +
+          ") requires grad, and every read of '" + A + "' is detached" +
+          (Through.empty() ? std::string()
+                           : " (or goes through " + Through + ", whose result is only read detached)") +
+          ", so the graphs are kept for nothing; store '" + V +
           ".detach()' (or run this part of the step under torch::NoGradGuard)";
   else if (Store)
     Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why +
