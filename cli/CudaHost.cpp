@@ -87,6 +87,66 @@ std::string cudaHostHeader(llvm::StringRef CacheDir, std::string &Error) {
   return std::string(Path);
 }
 
+namespace {
+/// Takes the nvcc flag at Args[I] (and its value, advancing I) into Out when it means the same to
+/// clang's host-side parse; drops it otherwise. The host compiler's own flags (`-Xcompiler
+/// -isystem,/opt/x,-DFOO`, `--compiler-options=...`: a comma-separated list) are read the same
+/// way, as are the flags `-forward-unknown-to-host-compiler` passes on (`-iprefix /opt/py/
+/// -iwithprefixbefore include`, which nvcc itself does not know).
+void nvccHostFlags(const std::vector<std::string> &Args, size_t &I, llvm::StringRef File, std::vector<std::string> &Out) {
+  llvm::StringRef A = Args[I];
+  auto Next = [&]() -> std::string { return I + 1 < Args.size() ? Args[++I] : std::string(); };
+  if (A == "-D" || A == "-U" || A == "-I" || A == "-isystem" || A == "-iquote" || A == "-idirafter" ||
+      A == "-include" || A == "-iprefix" || A == "-iwithprefix" || A == "-iwithprefixbefore" || A == "--sysroot") {
+    std::string V = Next();
+    if (!V.empty()) {
+      Out.push_back(A.str());
+      Out.push_back(V);
+    }
+  } else if (A.starts_with("-D") || A.starts_with("-U") || A.starts_with("-I") || A.starts_with("-std=") ||
+             A.starts_with("-iprefix") || A.starts_with("-iwithprefix") || A.starts_with("--sysroot=") ||
+             A.starts_with("-idirafter") || A.starts_with("-iquote") || A == "-fno-caret-diagnostics" ||
+             A.starts_with("-resource-dir")) { // the last two: torchlint's
+    Out.push_back(A.str());
+  } else if (A == "-std" || A == "--std") {
+    std::string V = Next();
+    if (!V.empty())
+      Out.push_back("-std=" + V);
+  } else if (A.consume_front("--std=")) {
+    Out.push_back("-std=" + A.str());
+  } else if (A.consume_front("-isystem=") || A.consume_front("-isystem")) {
+    Out.push_back("-isystem");
+    Out.push_back(A.str());
+  } else if (A == "--include-path" || A == "--define-macro" || A == "--pre-include" || A == "--system-include") {
+    std::string V = Next();
+    const char *Flag = A == "--include-path" ? "-I" : A == "--define-macro" ? "-D" : A == "--pre-include" ? "-include" : "-isystem";
+    if (!V.empty()) {
+      Out.push_back(Flag);
+      Out.push_back(V);
+    }
+  } else if (A.consume_front("--include-path=")) {
+    Out.push_back("-I" + A.str());
+  } else if (A.consume_front("--define-macro=")) {
+    Out.push_back("-D" + A.str());
+  } else if (A == "-Xcompiler" || A == "--compiler-options" || A.starts_with("--compiler-options=") ||
+             A.starts_with("-Xcompiler=")) {
+    std::string V = A.contains('=') ? A.split('=').second.str() : Next();
+    llvm::SmallVector<llvm::StringRef, 8> Parts;
+    llvm::StringRef(V).split(Parts, ',', -1, /*KeepEmpty=*/false);
+    std::vector<std::string> Host(Parts.begin(), Parts.end());
+    for (size_t J = 0; J < Host.size(); ++J)
+      nvccHostFlags(Host, J, "", Out);
+  } else if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-ccbin" || A == "-gencode" ||
+             A == "-arch" || A == "-code" || A == "-Xcudafe" || A == "-Xptxas" || A == "-Xlinker" ||
+             A == "--threads" || A == "-t" || A == "-maxrregcount" || A == "--options-file" || A == "-odir") {
+    Next(); // a flag with its value in the next argument: both dropped
+  } else if (!File.empty() && !A.starts_with("-") &&
+             (A == File || llvm::sys::path::extension(A).equals_insensitive(".cu"))) {
+    Out.push_back(A.str()); // the input
+  }
+}
+} // namespace
+
 std::vector<std::string> cudaHostArgs(const std::vector<std::string> &Args, llvm::StringRef File,
                                       llvm::StringRef Header) {
   if (Args.empty())
@@ -121,44 +181,7 @@ std::vector<std::string> cudaHostArgs(const std::vector<std::string> &Args, llvm
       continue;
     }
     // nvcc: only what clang understands the same way.
-    if (A == "-D" || A == "-U" || A == "-I" || A == "-isystem" || A == "-iquote" || A == "-idirafter" ||
-        A == "-include") {
-      std::string V = Next();
-      if (!V.empty()) {
-        Out.push_back(A.str());
-        Out.push_back(V);
-      }
-    } else if (A.starts_with("-D") || A.starts_with("-U") || A.starts_with("-I") || A.starts_with("-std=") ||
-               A == "-fno-caret-diagnostics" || A.starts_with("-resource-dir")) { // the last two: torchlint's
-      Out.push_back(A.str());
-    } else if (A == "-std" || A == "--std") {
-      std::string V = Next();
-      if (!V.empty())
-        Out.push_back("-std=" + V);
-    } else if (A.consume_front("--std=")) {
-      Out.push_back("-std=" + A.str());
-    } else if (A.consume_front("-isystem=") || A.consume_front("-isystem")) {
-      Out.push_back("-isystem");
-      Out.push_back(A.str());
-    } else if (A == "--include-path" || A == "--define-macro" || A == "--pre-include" || A == "--system-include") {
-      std::string V = Next();
-      const char *Flag = A == "--include-path" ? "-I" : A == "--define-macro" ? "-D" : A == "--pre-include" ? "-include" : "-isystem";
-      if (!V.empty()) {
-        Out.push_back(Flag);
-        Out.push_back(V);
-      }
-    } else if (A.consume_front("--include-path=")) {
-      Out.push_back("-I" + A.str());
-    } else if (A.consume_front("--define-macro=")) {
-      Out.push_back("-D" + A.str());
-    } else if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" || A == "-ccbin" || A == "-gencode" ||
-               A == "-arch" || A == "-code" || A == "-Xcompiler" || A == "-Xcudafe" || A == "-Xptxas" ||
-               A == "-Xlinker" || A == "--compiler-options" || A == "--threads" || A == "-t" || A == "-maxrregcount" ||
-               A == "--options-file" || A == "-odir") {
-      Next(); // a flag with its value in the next argument: both dropped
-    } else if (!A.starts_with("-") && (A == File || llvm::sys::path::extension(A).equals_insensitive(".cu"))) {
-      Out.push_back(A.str()); // the input
-    }
+    nvccHostFlags(Args, I, File, Out);
   }
   return Out;
 }

@@ -325,6 +325,36 @@ TEST(CudaHost, NvccCommandRewrittenForAHostOnlyParse) {
   EXPECT_EQ(cudaHostArgs(Nvcc, "/src/ops.cu", "/cache/cuda-host/h.h"), Want);
 }
 
+TEST(CudaHost, NvccHostCompilerFlagsAndForwardedPrefixesKept) {
+  // CMake's CUDA rules with -forward-unknown-to-host-compiler pass flags nvcc does not know on to
+  // the host compiler (a Python extension's -iprefix/-iwithprefixbefore folders), and projects put
+  // host-only flags in -Xcompiler's comma-separated list: clang's host parse needs both.
+  std::vector<std::string> Nvcc = {"nvcc",
+                                   "-forward-unknown-to-host-compiler",
+                                   "-iprefix",
+                                   "/opt/py/",
+                                   "-iwithprefixbefore",
+                                   "include",
+                                   "-iwithprefix/opt/extra",
+                                   "-Xcompiler",
+                                   "-fPIC,-isystem,/opt/libtorch/include,-DHOST_ONLY=1,-O3",
+                                   "--compiler-options=-std=c++17,-Wall",
+                                   "-Xcompiler=-I/opt/inc",
+                                   "-c",
+                                   "k.cu"};
+  std::vector<std::string> Want = {"clang++",  "-x",
+                                   "cuda",     "--cuda-host-only",
+                                   "-nocudainc", "-nocudalib",
+                                   "--cuda-path=/c/cuda-host/no-toolkit", "-include",
+                                   "/c/cuda-host/h.h", "-iprefix",
+                                   "/opt/py/", "-iwithprefixbefore",
+                                   "include", "-iwithprefix/opt/extra",
+                                   "-isystem", "/opt/libtorch/include",
+                                   "-DHOST_ONLY=1", "-std=c++17",
+                                   "-I/opt/inc", "k.cu"};
+  EXPECT_EQ(cudaHostArgs(Nvcc, "k.cu", "/c/cuda-host/h.h"), Want);
+}
+
 TEST(CudaHost, ClangCommandKeepsItsFlagsButTheLanguageAndThePch) {
   std::vector<std::string> Got = cudaHostArgs(
       {"clang-tool", "-x", "c++", "-std=c++20", "-isystem", "/t", "-include-pch", "/p/torch.pch", "--cuda-gpu-arch=sm_80",
