@@ -1,6 +1,7 @@
 #include "cli/ProjectFlags.h"
 #include "cli/CompileDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -131,7 +132,10 @@ struct Collector {
   }
   void include(StringRef Dir, StringRef File) {
     std::string D = normalized(Dir);
-    if (D.empty() || !fs::is_directory(D) || !Seen.insert(D).second)
+    if (D.empty() || !fs::is_directory(D))
+      return;
+    Out.IncludeListings.push_back({D, normalized(path::parent_path(File))});
+    if (!Seen.insert(D).second)
       return;
     Out.IncludeDirs.push_back(D);
     Out.IncludeOwners.push_back(normalized(path::parent_path(File)));
@@ -595,11 +599,23 @@ void nearestFirst(ProjectFlags &P, StringRef File) {
   llvm::SmallString<256> Abs(File);
   fs::make_absolute(Abs);
   std::string Folder = normalized(path::parent_path(Abs));
-  std::vector<size_t> Order(P.IncludeDirs.size());
-  for (size_t I = 0; I < Order.size(); ++I)
-    Order[I] = I;
+  // First the folders that the build files at or above the file's folder list, in their order
+  // (outer build files first, as a target inherits its directory's include_directories before
+  // its own), even where a sibling's build file listed the same folder first (a folder shared by
+  // two examples, listed in a different order by each); then every other folder as scanned.
   // IncludeOwners runs beside IncludeDirs (Collector::include adds to both).
-  std::stable_partition(Order.begin(), Order.end(), [&](size_t I) { return isSameOrWithin(Folder, P.IncludeOwners[I]); });
+  std::vector<size_t> Order;
+  llvm::DenseSet<size_t> Taken;
+  auto IndexOf = [&](const std::string &D) -> size_t {
+    return std::find(P.IncludeDirs.begin(), P.IncludeDirs.end(), D) - P.IncludeDirs.begin();
+  };
+  for (const auto &[D, Owner] : P.IncludeListings)
+    if (isSameOrWithin(Folder, Owner))
+      if (size_t I = IndexOf(D); I < P.IncludeDirs.size() && Taken.insert(I).second)
+        Order.push_back(I);
+  for (size_t I = 0; I < P.IncludeDirs.size(); ++I)
+    if (Taken.insert(I).second)
+      Order.push_back(I);
   std::vector<std::string> Dirs, Owners;
   for (size_t I : Order) {
     Dirs.push_back(P.IncludeDirs[I]);

@@ -384,6 +384,28 @@ TEST(CudaHost, HeaderWrittenOnceAndKept) {
   EXPECT_FALSE(Err.empty());
 }
 
+TEST(ProjectFlags, AFolderSharedWithASiblingFollowsTheFilesOwnBuildFile) {
+  // Two subprojects each list a chapter's include/ and a shared core/ holding the same header
+  // name (gpt.h), in opposite orders; the scan reads the sibling first, which lists the chapter's
+  // folder first. The file's own build file lists core/ first: its gpt.h is core's.
+  Scratch S;
+  mkdir(S, ".git");
+  S.write("CMakeLists.txt", "project(all)\nadd_subdirectory(book)\nadd_subdirectory(reasoning)\n");
+  S.write("book/CMakeLists.txt", "add_executable(b main.cpp)\n"
+                                 "target_include_directories(b PRIVATE ${CMAKE_SOURCE_DIR}/chapter4/include "
+                                 "${CMAKE_SOURCE_DIR}/core)\n");
+  S.write("reasoning/CMakeLists.txt", "set(ROOT \"${CMAKE_CURRENT_SOURCE_DIR}/..\")\n"
+                                      "add_library(r STATIC src/train.cpp)\n"
+                                      "target_include_directories(r PUBLIC src ${ROOT}/core ${ROOT}/chapter4/include)\n");
+  S.write("core/gpt.h", "#pragma once\n");
+  S.write("chapter4/include/gpt.h", "#pragma once\n");
+  S.write("reasoning/src/train.h", "#pragma once\n");
+  ProjectFlags R = guessProjectFlags(S.write("reasoning/src/train.cpp", ""));
+  ProjectFlags B = guessProjectFlags(S.write("book/main.cpp", ""));
+  EXPECT_EQ(R.IncludeDirs, under(S, {"reasoning/src", "core", "chapter4/include"}));
+  EXPECT_EQ(B.IncludeDirs, under(S, {"chapter4/include", "core", "reasoning/src"}));
+}
+
 TEST(ProjectFlags, EachExampleFindsItsOwnIncludeFolderFirst) {
   // A collection of examples, each with its own CMakeLists.txt and include/ holding the same header
   // names: a file's own example's folders (and those of the build files above it) come before a
