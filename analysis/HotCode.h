@@ -48,6 +48,10 @@ struct HotContext {
   /// every TU (model/ProjectModel.h widenedHost), and fills in the message's placeholders
   /// (model/HotBasis.h WidenedWhat).
   std::vector<const clang::NamedDecl *> IfWidenedHost;
+  /// Set by a check whose finding holds only if every call in the project passes a constant to
+  /// each of these parameters (analysis/ConstantData.h, deferred to the model: a constructor built
+  /// with literals by std::make_unique in another file; model/ProjectModel.h constantAtEveryCall).
+  std::vector<const clang::ParmVarDecl *> IfConstantArgs;
   /// The statement is inside a loop of its own function (set by TorchCheck::hotContext for the
   /// project model: code reached once per logging interval runs more often when it sits in one).
   bool InLoop = false;

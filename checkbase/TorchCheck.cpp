@@ -301,6 +301,10 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
     for (const clang::NamedDecl *D : H.IfWidenedHost)
       if (std::string U = model::usrOf(D); !U.empty())
         B.IfWidenedHost.push_back(U);
+    for (const clang::ParmVarDecl *PV : H.IfConstantArgs) {
+      std::string K = model::paramKey(PV);
+      B.IfConstantArgs.push_back(K.empty() ? "?" : K); // "?": never confirmed
+    }
     Text += model::encodeBasis(B);
   } else if (Hot) {
     Text += " (" + Hot->Why + ")";

@@ -46,6 +46,10 @@ struct HotBasis {
   /// USRs of user functions defined in other files: the finding holds only if none of them needs
   /// gradients in the project (ProjectModel::needsGradients).
   std::vector<std::string> IfNoGradients;
+  /// Parameter keys (TUSummary.h paramKey): the finding holds only if every call of each one's
+  /// function in the project passes a compile-time constant there (HotContext::IfConstantArgs;
+  /// ProjectModel::constantAtEveryCall).
+  std::vector<std::string> IfConstantArgs;
 };
 
 /// Placeholders in the message of a finding with IfWidenedHost, replaced when the model resolves
@@ -68,8 +72,9 @@ constexpr const char *ProgramTrainsAt = "\x1c" "trains-at" "\x1c";
 constexpr char BasisMarker = '\x1f';
 
 /// "<marker>torchlint-hot<sep>K<sep>USR<sep>file<sep>line<sep>col<sep>why<sep>cuda<sep>fields<sep>widened<sep>inloop
-/// <sep>program<sep>nograd" (cuda, inloop: "1" or ""; the field USRs, the widened USRs, the program facts and
-/// the no-gradient USRs, each joined by \x1d).
+/// <sep>program<sep>nograd<sep>programcuda<sep>constargs" (cuda, inloop, programcuda: "1" or ""; the field USRs,
+/// the widened USRs, the program facts, the no-gradient USRs and the constant-argument keys, each joined by
+/// \x1d).
 std::string encodeBasis(const HotBasis &B);
 /// Splits Message into its text and its basis; nullopt (Message unchanged) when it has none.
 std::optional<HotBasis> takeBasis(std::string &Message);

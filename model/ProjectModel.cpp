@@ -30,7 +30,7 @@ std::string encodeBasis(const HotBasis &B) {
        {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why,
         std::string(B.IfProjectUsesCUDA ? "1" : ""), Join(B.HostIfFields), Join(B.IfWidenedHost),
         std::string(B.InLoop ? "1" : ""), Join(B.ProgramNeeds), Join(B.IfNoGradients),
-        std::string(B.IfProgramUsesCUDA ? "1" : "")}) {
+        std::string(B.IfProgramUsesCUDA ? "1" : ""), Join(B.IfConstantArgs)}) {
     S += Sep;
     S += Part;
   }
@@ -41,9 +41,9 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   size_t At = Message.find(BasisMarker);
   if (At == std::string::npos)
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 14> Parts;
+  llvm::SmallVector<llvm::StringRef, 15> Parts;
   llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
-  if (Parts.size() != 14 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFCP").contains(Parts[1][0]))
+  if (Parts.size() != 15 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFCP").contains(Parts[1][0]))
     return std::nullopt;
   HotBasis B;
   B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
@@ -67,6 +67,7 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   Split(Parts[11], B.ProgramNeeds);
   Split(Parts[12], B.IfNoGradients);
   B.IfProgramUsesCUDA = Parts[13] == "1";
+  Split(Parts[14], B.IfConstantArgs);
   Message.resize(At);
   return B;
 }
@@ -479,6 +480,25 @@ void ProjectModel::decideGradients() {
   }
 }
 
+bool ProjectModel::constantAtEveryCall(llvm::StringRef Key) const {
+  auto [USR, Param] = Key.rsplit("#param");
+  unsigned Index = 0;
+  if (Param.empty() || Param.getAsInteger(10, Index))
+    return false;
+  if (auto It = Defs.find(USR.str()); It != Defs.end() && !It->second.F.Overrides.empty())
+    return false;
+  unsigned Calls = 0;
+  for (const auto &[U, D] : Defs)
+    for (const Call &C : D.F.Calls) {
+      if (C.Callee != USR)
+        continue;
+      if (C.ConstArgs.size() <= Index || C.ConstArgs[Index] != '1')
+        return false;
+      ++Calls;
+    }
+  return Calls > 0;
+}
+
 bool ProjectModel::needsGradients(llvm::StringRef Key) const {
   // "?USR": handed no tensor (TUSummary.h gradientCalleeKey).
   bool HandedNoTensors = Key.consume_front("?");
@@ -804,6 +824,9 @@ bool ProjectModel::resolve(Finding &F) const {
   if (!B->HostIfFields.empty() &&
       (llvm::all_of(B->HostIfFields, [&](const std::string &U) { return deviceOfKey(U) == FieldDevice::Host; }) ||
        (!B->FunctionUSR.empty() && hostInEveryProgram(B->FunctionUSR, B->HostIfFields))))
+    return false;
+  // A constant built from parameters: reported only if every call in the project passes constants.
+  if (!llvm::all_of(B->IfConstantArgs, [&](const std::string &K) { return constantAtEveryCall(K); }))
     return false;
   // A copy of tensors from functions and fields of other files: reported only if the project
   // widens every one of them on the host, from one narrow dtype to one wide one.

@@ -162,6 +162,11 @@ public:
   /// grounded in a widening chain); nullopt when one source is anything else, or the function is
   /// defined / the field written in no TU of the project.
   std::optional<Widening> widenedHost(llvm::StringRef USR) const;
+  /// For a parameter key (TUSummary.h paramKey, "USR#paramN"): true when the project calls the
+  /// function at least once and every call passes a compile-time constant there
+  /// (TUSummary.h Call::ConstArgs); false for a method that overrides another (a call through the
+  /// base passes what it likes) and for a function no TU calls.
+  bool constantAtEveryCall(llvm::StringRef Key) const;
   /// "Camera::getImage() (input_data.cpp)", "the field Camera::image (input_data.hpp)".
   std::string flowName(llvm::StringRef USR) const;
 

@@ -1,5 +1,6 @@
 #include "model/TUSummary.h"
 #include "analysis/Autograd.h"
+#include "analysis/ConstantData.h"
 #include "analysis/DeviceProvenance.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/HostWidening.h"
@@ -273,8 +274,10 @@ public:
       // std::make_shared<NetImpl>(3): NetImpl's constructor, called from the library's template,
       // with the arguments written (where its tensor parameters live, when it is the only one).
       std::vector<const CXXConstructorDecl *> Ctors = constructorsBehind(C);
-      for (const CXXConstructorDecl *Ctor : Ctors)
-        addCall(usrOf(Ctor), C, false);
+      for (const CXXConstructorDecl *Ctor : Ctors) {
+        if (addCall(usrOf(Ctor), C, false))
+          noteConstantArgs(llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
+      }
       if (Ctors.size() == 1)
         addArgumentDevices(Ctors.front(), llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
       // `net(x)` on a holder of NetImpl: ModuleHolder::operator() calls NetImpl::forward().
@@ -288,8 +291,10 @@ public:
       if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->isVirtual())
         if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
           Virtual = !ME->hasQualifier();
-    addCall(usrOf(Callee), C, Virtual);
+    bool Added = addCall(usrOf(Callee), C, Virtual);
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    if (Added)
+      noteConstantArgs(llvm::ArrayRef(C->getArgs(), C->getNumArgs()).drop_front(Shift));
     addArgumentDevices(Callee, llvm::ArrayRef(C->getArgs(), C->getNumArgs()).drop_front(Shift));
     return true;
   }
@@ -345,7 +350,8 @@ public:
       addCall(usrOf(Ctor), C, false);
     if (isLibraryLocation(SM, C->getConstructor()->getLocation()))
       return true;
-    addCall(usrOf(C->getConstructor()), C, false);
+    if (addCall(usrOf(C->getConstructor()), C, false))
+      noteConstantArgs(llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
     addArgumentDevices(C->getConstructor(), llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
     return true;
   }
@@ -483,14 +489,32 @@ private:
     return Out.Functions.size() - 1;
   }
 
+  /// Call::ConstArgs of the call just added (addCall): which arguments are compile-time
+  /// constants of a number type.
+  void noteConstantArgs(llvm::ArrayRef<const Expr *> Args) {
+    if (Frames.empty() || Out.Functions[Frames.back().Index].Calls.empty())
+      return;
+    std::string Flags;
+    bool Any = false;
+    for (const Expr *A : Args) {
+      if (const auto *D = dyn_cast_or_null<CXXDefaultArgExpr>(A))
+        A = D->getExpr(); // the default written in the declaration
+      bool K = A && A->getType()->isArithmeticType() && isConstantData(A, &Ctx);
+      Flags += K ? '1' : '0';
+      Any |= K;
+    }
+    Out.Functions[Frames.back().Index].Calls.back().ConstArgs = Any ? Flags : "";
+  }
+
   int currentLoop() const {
     const Frame &F = Frames.back();
     return F.LoopStack.empty() ? -1 : F.LoopStack.back().first;
   }
 
-  void addCall(std::string USR, const Stmt *At, bool Virtual) {
+  /// False when no call was added (no USR, or outside any function).
+  bool addCall(std::string USR, const Stmt *At, bool Virtual) {
     if (USR.empty() || Frames.empty())
-      return;
+      return false;
     Frame &F = Frames.back();
     Position P = positionOf(SM, At->getBeginLoc());
     Call C;
@@ -508,6 +532,7 @@ private:
         C.RareOnce = R->OncePerInterval;
       }
     Out.Functions[F.Index].Calls.push_back(std::move(C));
+    return true;
   }
 
   template <typename BodyFn> bool withLoop(const Stmt *S, BodyFn Body) {
@@ -927,7 +952,8 @@ llvm::json::Value toJson(const TUSummary &S) {
                              {"virtual", C.Virtual},
                              {"conditional", C.Conditional},
                              {"rare", C.Rare},
-                             {"rare_once", C.RareOnce}});
+                             {"rare_once", C.RareOnce},
+                             {"const_args", C.ConstArgs}});
     for (const Step &St : F.Steps)
       Steps.push_back(Object{{"kind", stepKindName(St.Kind)}, {"loop", St.Loop}, {"line", St.Line}});
     Object FO{{"usr", F.USR},
@@ -1096,6 +1122,8 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
           C.Rare = R.str(*CO, "rare");
         if (CO->get("rare_once"))
           C.RareOnce = R.flag(*CO, "rare_once");
+        if (CO->get("const_args"))
+          C.ConstArgs = R.str(*CO, "const_args");
         F.Calls.push_back(std::move(C));
       }
     for (const llvm::json::Value &SV : R.arr(*FO, "steps"))

@@ -42,13 +42,14 @@ struct HostAssumptions;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 8; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 9; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
                                  // 5: the devices of tensor arguments at calls (paramKey);
                                  // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost);
                                  // 7: opaque devices of programs, callees handed no tensor ("?USR");
                                  // 8: device fields and parameters, virtual methods' parameters,
                                  //    the function a write is in (FieldFacts::In)
+                                 // 9: constant arguments at calls (Call::ConstArgs)
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -73,6 +74,10 @@ struct Call {
   /// Rare because of a logging branch with no loop between it and the call (RarePath
   /// OncePerInterval): the call runs at most once per logging interval.
   bool RareOnce = false;
+  /// For each argument, in the order of the callee's parameters: '1' when it is a compile-time
+  /// constant of a number type (analysis/ConstantData.h), else '0'; empty when no argument is
+  /// (ProjectModel::constantAtEveryCall).
+  std::string ConstArgs;
 };
 
 struct Step {

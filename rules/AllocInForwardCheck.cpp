@@ -1,4 +1,5 @@
 #include "rules/AllocInForwardCheck.h"
+#include "analysis/ConstantData.h"
 #include "analysis/TUFacts.h"
 #include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
@@ -13,51 +14,6 @@ using namespace clang::ast_matchers;
 namespace torchlint {
 
 namespace {
-
-/// A value fixed at compile time: literals, constexpr variables, enumerators, arithmetic on
-/// them, braced lists of them, and the implicit conversions libtorch applies
-/// (TensorDataContainer, Scalar, IntArrayRef). No calls, no runtime variables. With Ctx, also a
-/// parameter of a number type that every call of its function in this TU passes such a value
-/// (`Output(logits, 0.0f, 1.0f, 11)` whose constructor runs `torch::linspace(lo, hi, n, ...)`).
-bool isConstantData(const Stmt *S, ASTContext *Ctx, unsigned Depth = 0) {
-  if (!S || Depth > 64)
-    return false;
-  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral>(S))
-    return true;
-  if (const auto *R = dyn_cast<DeclRefExpr>(S)) {
-    if (isa<EnumConstantDecl>(R->getDecl()))
-      return true;
-    if (const auto *PV = dyn_cast<ParmVarDecl>(R->getDecl())) {
-      if (!Ctx || !PV->getType().getNonReferenceType()->isArithmeticType())
-        return false;
-      std::optional<std::vector<const Expr *>> Args = HotCodeAnalysis::get(*Ctx).argumentsAtEveryCall(PV);
-      return Args && !Args->empty() && llvm::all_of(*Args, [&](const Expr *A) {
-               return isConstantData(A, Ctx, Depth + 16);
-             });
-    }
-    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
-      return V->isConstexpr();
-    return false;
-  }
-  if (isa<CallExpr>(S) && !isa<CXXOperatorCallExpr>(S))
-    return false; // a function result (a size from x.size(0), a tensor, ...)
-  if (const auto *C = dyn_cast<CXXConstructExpr>(S))
-    if (C->getNumArgs() == 0 && !isa<CXXTemporaryObjectExpr>(C))
-      return false;
-  if (isa<CXXStdInitializerListExpr, InitListExpr, ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-          ExprWithCleanups, ParenExpr, UnaryOperator, BinaryOperator, CXXConstructExpr, CXXFunctionalCastExpr,
-          CStyleCastExpr, ConstantExpr, CXXDefaultArgExpr>(S) ||
-      isa<CXXOperatorCallExpr>(S)) {
-    bool Any = false;
-    for (const Stmt *C : S->children()) {
-      if (!isConstantData(C, Ctx, Depth + 1))
-        return false;
-      Any = true;
-    }
-    return Any || isa<CXXDefaultArgExpr>(S);
-  }
-  return false;
-}
 
 bool isOptionsArg(const Expr *A) { return isTensorOptionsType(A->getType()) || isa<CXXDefaultArgExpr>(A); }
 
@@ -144,13 +100,17 @@ void AllocInForwardCheck::check(const MatchFinder::MatchResult &Result) {
 
   if (Factory) {
     unsigned Data = 0;
+    // Whole-project mode: parameters whose callers are in other files are decided by the model
+    // (every call in the project passes a constant).
+    std::vector<const ParmVarDecl *> Deferred;
     for (const Expr *A : Call->arguments()) {
       if (isOptionsArg(A))
         continue;
-      if (!isConstantData(A, &Ctx))
+      if (!isConstantData(A, &Ctx, projectMode() ? &Deferred : nullptr))
         return;
       ++Data;
     }
+    Hot->IfConstantArgs = std::move(Deferred);
     if (!Data || scratchTensor(Call, Hot->Function))
       return;
     std::string What = Name == "tensor" ? "builds a tensor from literals" : "builds a tensor from constant arguments";

@@ -607,6 +607,60 @@ TEST(ProjectModel, ASyncOnFieldsTheProjectFillsWithHostTensorsIsDropped) {
   EXPECT_TRUE(Cuda.resolve(F));
 }
 
+TEST(ProjectModel, ConstantArgumentsAreDecidedWithEveryFilesCalls) {
+  // support.cpp's constructors build tensors from their number parameters; a.cpp's step loop
+  // calls them: Support with literals at both calls, Scaled once with a runtime value.
+  TUSummary A, B;
+  A.MainFile = "/p/a.cpp";
+  B.MainFile = "/p/support.cpp";
+  Function Main = mainWithStepLoop();
+  auto CallOf = [](std::string Callee, std::string Const) {
+    Call C;
+    C.Callee = std::move(Callee);
+    C.File = "/p/a.cpp";
+    C.Line = 3;
+    C.Loop = 0;
+    C.ConstArgs = std::move(Const);
+    return C;
+  };
+  Main.Calls = {CallOf("c:@S@Support@F@Support#", "011"), CallOf("c:@S@Support@F@Support#", "011"),
+                CallOf("c:@S@Scaled@F@Scaled#", "01"), CallOf("c:@S@Scaled@F@Scaled#", "00")};
+  A.Functions.push_back(Main);
+  Function Over{"c:@S@Derived@F@step#", "Derived::step", "/p/support.cpp", 9};
+  Over.Overrides = {"c:@S@Base@F@step#"};
+  B.Functions.push_back(Over);
+  Main.USR = "c:@F@other#";
+  Main.Calls = {CallOf("c:@S@Derived@F@step#", "1")};
+  B.Functions.push_back(Main);
+  ProjectModel M = merged({A, B});
+  EXPECT_TRUE(M.constantAtEveryCall("c:@S@Support@F@Support##param1"));
+  EXPECT_TRUE(M.constantAtEveryCall("c:@S@Support@F@Support##param2"));
+  EXPECT_FALSE(M.constantAtEveryCall("c:@S@Support@F@Support##param0")); // the tensor
+  EXPECT_FALSE(M.constantAtEveryCall("c:@S@Support@F@Support##param3")); // past the arguments
+  EXPECT_FALSE(M.constantAtEveryCall("c:@S@Scaled@F@Scaled##param1"));   // one call passes a variable
+  EXPECT_FALSE(M.constantAtEveryCall("c:@S@Derived@F@step##param0"));    // an override: the base's calls too
+  EXPECT_FALSE(M.constantAtEveryCall("c:@S@Nobody@F@f##param0"));        // no call in the project
+  EXPECT_FALSE(M.constantAtEveryCall("c:@S@Support@F@Support#"));        // not a parameter key
+  // A finding resting on them: kept only if every key holds; the keys travel in the basis.
+  HotBasis Basis = inMainLoop();
+  auto Kept = [&](std::vector<std::string> Keys) {
+    Finding F;
+    Basis.IfConstantArgs = std::move(Keys);
+    F.Message = "a constant rebuilt per call" + encodeBasis(Basis);
+    return M.resolve(F);
+  };
+  EXPECT_TRUE(Kept({"c:@S@Support@F@Support##param1", "c:@S@Support@F@Support##param2"}));
+  EXPECT_FALSE(Kept({"c:@S@Support@F@Support##param1", "c:@S@Scaled@F@Scaled##param1"}));
+  EXPECT_FALSE(Kept({"?"}));
+  // ConstArgs travel through the summary's JSON.
+  std::string Err;
+  std::optional<TUSummary> Back = fromJson(toJson(A), Err);
+  ASSERT_TRUE(Back) << Err;
+  ASSERT_EQ(4u, Back->Functions[0].Calls.size());
+  EXPECT_EQ("011", Back->Functions[0].Calls[0].ConstArgs);
+  EXPECT_EQ("00", Back->Functions[0].Calls[3].ConstArgs);
+}
+
 TEST(ProjectModel, HostIfChainsAndCyclesAreResolvedAcrossTUs) {
   TUSummary A, B;
   A.MainFile = "/p/a.cpp";
