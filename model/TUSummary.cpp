@@ -70,6 +70,22 @@ std::optional<StepKind> stepOf(const FunctionDecl *Callee, const Expr *Call) {
   if (!Callee || !Callee->getDeclName().isIdentifier()) {
     if (Call && moduleOfForwardCall(Call))
       return StepKind::Forward;
+    // In a template's pattern, a member call on a dependent object (`encoder->forward(images)`
+    // with `ModuleHolder<TEncoder> encoder`, `loss.backward()` of a dependent loss): named as the
+    // step it is. The pattern and its instantiations share one USR, and the model keeps the
+    // pattern's facts: without this, a validation loop in a function template runs no step.
+    if (const auto *C = Call ? dyn_cast<CallExpr>(Call) : nullptr) {
+      const Expr *E = C->getCallee()->IgnoreParenImpCasts();
+      std::string Name;
+      if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E))
+        Name = DM->getMember().getAsString();
+      else if (const auto *UM = dyn_cast<UnresolvedMemberExpr>(E))
+        Name = UM->getMemberName().getAsString();
+      if (Name == "forward")
+        return StepKind::Forward;
+      if (Name == "backward")
+        return StepKind::Backward;
+    }
     return std::nullopt;
   }
   llvm::StringRef N = Callee->getName();
