@@ -170,6 +170,16 @@ std::vector<std::string> guessedCompileFlags(const std::string &File, std::strin
     Args.push_back("-isystem");
     Args.push_back(I);
   }
+  // libtorch 2.x bundles {fmt} 11 or later, whose <fmt/core.h> no longer declares fmt::format
+  // unless asked: a project written for an older {fmt} (`#include <fmt/core.h>`, then
+  // fmt::format) meets libtorch's copy first here, which its own build would not have used.
+  for (const std::string &I : T.IncludeDirs)
+    if (auto B = llvm::MemoryBuffer::getFile(I + "/fmt/core.h"); B && (*B)->getBuffer().contains("FMT_DEPRECATED_HEAVY_CORE")) {
+      Args.push_back("-DFMT_DEPRECATED_HEAVY_CORE");
+      Said.push_back("-DFMT_DEPRECATED_HEAVY_CORE (libtorch's bundled {fmt} declares fmt::format in <fmt/core.h> "
+                     "only with it, as {fmt} before 11 did)");
+      break;
+    }
   // The project's folders with headers: user folders (-I, after the build's own) unless one would
   // shadow a system or libtorch header; those are searched last (-idirafter), where clang takes
   // what they hold for system headers, which no check reports on.

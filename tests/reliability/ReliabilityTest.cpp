@@ -773,6 +773,30 @@ TEST(FirstRun, FlagsGuessedFromCMake) {
   EXPECT_NE(0u, Old.linesWith("error")) << "a C++20 header parsed as C++17:\n" << Old.all();
 }
 
+// No database, libtorch 2.x bundling {fmt} 12 (whose <fmt/core.h> declares fmt::format only under
+// FMT_DEPRECATED_HEAVY_CORE) and a project written for an older {fmt}: the guessed flags ask for
+// the old header, so the file parses and its step is judged; the summary says why.
+TEST(FirstRun, BundledFmtDeclaresFormatInCoreAsBefore11) {
+  Scratch S;
+  llvm::sys::fs::create_directories(S.path(".git"));
+  std::string Lt = fakeLibtorch(S, "lt", 2);
+  S.write("lt/include/fmt/base.h", "#pragma once\n#define FMT_VERSION 120201\n"
+                                   "namespace fmt { inline namespace v12 { struct string_view { string_view(const char *); }; } }\n");
+  S.write("lt/include/fmt/format.h", "#pragma once\n#include \"base.h\"\n"
+                                     "namespace fmt { inline namespace v12 { template <class... T> int format(string_view, T &&...); } }\n");
+  S.write("lt/include/fmt/core.h", "#pragma once\n#include \"base.h\"\n#ifdef FMT_DEPRECATED_HEAVY_CORE\n#include \"format.h\"\n#endif\n");
+  S.write("src/train.cpp", "#include <torch/torch.h>\n#include <fmt/core.h>\nint main() {\n  float total = 0;\n"
+                           "  for (int i = 0; i < 10; ++i) {\n    int tag = fmt::format(\"step {}\", i);\n"
+                           "    total += torch::ones({4}).cuda().sum().item<float>() + tag;\n  }\n  return total > 0;\n}\n");
+  Result R = torchlintWithEnv(S, "LIBTORCH=" + Lt, "--no-cache src/train.cpp");
+  EXPECT_EQ(1, R.RC) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("[torch-sync-item]")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("-DFMT_DEPRECATED_HEAVY_CORE (libtorch's bundled {fmt} declares fmt::format in "
+                            "<fmt/core.h> only with it, as {fmt} before 11 did)"))
+      << R.all();
+}
+
 // No database, a collection of examples each with its own include/ and the same header names: every
 // file of one run (and of every -j worker) finds its own example's header first.
 TEST(FirstRun, EachExampleOfACollectionFindsItsOwnHeaders) {
