@@ -14,7 +14,7 @@ float read_loss(const torch::Tensor &loss) { return loss.item<float>(); }
 
 void check_finite(const torch::Tensor &loss) {
   assert(std::isfinite(loss.item<float>()));
-  // CHECK-MESSAGES: :[[@LINE-1]]:29: remark: Tensor::item() copies the value to the host and blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval; a remark, not a warning: it is inside assert(), which NDEBUG (release) builds compile out [torch-sync-item]
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: remark: Tensor::item() copies the value to the host and blocks until the GPU has finished all queued work, only to decide whether to fail; check on the device instead with `at::_assert_async(ok)` (`ok` a bool tensor, true when valid: nothing waits, and a failure is raised at a later synchronization), or run the check every N steps; a remark, not a warning: it is inside assert(), which NDEBUG (release) builds compile out [torch-sync-item]
 }
 
 int main() {
