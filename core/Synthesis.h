@@ -42,8 +42,11 @@ extern const char *const SynthNamespace;   // "__torchlint_synth"
 extern const char *const SynthHeaderName;  // "__torchlint_synthesized.h"
 /// The end of the message of an include served by synthesised declarations.
 extern const char *const SynthUsedText;
-/// Parses after the first one, at most.
-constexpr unsigned SynthesisMaxRounds = 3;
+/// Parses after the first one, at most. Four: a simulator library used as MuJoCo programs use
+/// theirs reveals one layer per parse (its namespace, its types, their members, then a function
+/// whose arguments named them: clang says nothing of a callee while the arguments have errors);
+/// a file stops as soon as a parse has no error or teaches nothing new.
+constexpr unsigned SynthesisMaxRounds = 4;
 
 /// One compiler error, with the text around it: Before (the source before the error's location,
 /// up to its line's start or a few lines), At (from the location to a few lines after).

@@ -51,6 +51,26 @@ void train(int n) { for (int i = 0; i < n; ++i) { auto [a, b] = cfg::pair(i); (v
 int main() { train(3); }
 )cpp";
 
+// A simulator library missing, used as MuJoCo programs use theirs: each parse reveals the next
+// layer of what to declare (the namespace, then its types, then the members of those types, then
+// the copy function whose arguments named them: clang says nothing of a call's callee while its
+// arguments have errors), so typing main() takes a fourth synthesised parse.
+const char LayeredSimLoop[] = R"cpp(#include <torch/torch.h>
+#include <sim/sim.h>
+sim::Model *m = nullptr;
+sim::Data *d[4];
+int main() {
+  m = sim::load("cartpole.xml");
+  float total = 0;
+  for (int i = 0; i < 10; ++i) {
+    sim_copy(d[i % 4]->qpos, m->key_qpos + i * m->nq, m->nq);
+    auto x = torch::rand({4}).cuda();
+    total += x.sum().item<float>();
+  }
+  return total > 0;
+}
+)cpp";
+
 // An installed header wins over torchlint's stand-in of the same name (stand-ins/README.md): this
 // cxxopts.hpp's parse() returns an int, the stand-in's a ParseResult.
 const char InstalledCxxoptsLoop[] = R"cpp(#include <torch/torch.h>
@@ -208,6 +228,13 @@ const BadInput BadInputs[] = {
      1,
      "[torch-sync-item]",
      1},
+    {"SynthesisTypesLayeredUsesInFourParses",
+     {{"sim.cpp", LayeredSimLoop}},
+     "sim.cpp -- $F",
+     1,
+     "sim.cpp': header not found: 'sim/sim.h' (sim.cpp:2, declarations were synthesised); names synthesised: ",
+     1,
+     "code not judged"},
     {"SynthesisLeavesUntypableCodeUnjudged",
      {{"pairs.cpp", UntypableLoop}},
      "pairs.cpp -- $F",
