@@ -186,12 +186,9 @@ public:
     if (isTrainingStepCall(Callee))
       StepCalls.push_back({Frames.back().FD, C, Frames.back().Loops});
     record(Callee, C);
-    // `agent->step(obs)` through a base: dispatched, so it may run any override (not
-    // `Base::step(obs)`, which names its method).
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-      if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->isVirtual())
-        if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()); ME && !ME->hasQualifier())
-          VirtualCalls.insert(C);
+    // `agent->step(obs)` through a base may run any override.
+    if (isVirtualDispatch(C))
+      VirtualCalls.insert(C);
     return true;
   }
 
@@ -422,6 +419,15 @@ const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) con
     if (!isEpochLoop(*It) && !BoundedLoops.count(*It))
       return *It;
   return nullptr;
+}
+
+bool isVirtualDispatch(const CallExpr *C) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->isVirtual())
+    return false;
+  const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts());
+  return ME && !ME->hasQualifier();
 }
 
 bool isBoundedLoop(const Stmt *S) {

@@ -75,6 +75,10 @@ bool isLoopStatement(const clang::Stmt *S);
 /// it runs once (saving the weights after training).
 bool isBoundedLoop(const clang::Stmt *S);
 
+/// A call of a virtual method through the object (`agent->step(obs)`), which dispatches to the
+/// dynamic type's override; not `Base::step(obs)`, which names its method.
+bool isVirtualDispatch(const clang::CallExpr *C);
+
 class HotCodeAnalysis {
 public:
   /// The analysis of the TU that owns Ctx, built on first use and cached for this thread.

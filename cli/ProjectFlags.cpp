@@ -1,7 +1,6 @@
 #include "cli/ProjectFlags.h"
 #include "cli/CompileDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -138,7 +137,6 @@ struct Collector {
     if (!Seen.insert(D).second)
       return;
     Out.IncludeDirs.push_back(D);
-    Out.IncludeOwners.push_back(normalized(path::parent_path(File)));
     std::string From = relativeTo(Out.Root, File);
     if (!llvm::is_contained(Out.IncludesFrom, From))
       Out.IncludesFrom.push_back(From);
@@ -603,26 +601,16 @@ void nearestFirst(ProjectFlags &P, StringRef File) {
   // (outer build files first, as a target inherits its directory's include_directories before
   // its own), even where a sibling's build file listed the same folder first (a folder shared by
   // two examples, listed in a different order by each); then every other folder as scanned.
-  // IncludeOwners runs beside IncludeDirs (Collector::include adds to both).
-  std::vector<size_t> Order;
-  llvm::DenseSet<size_t> Taken;
-  auto IndexOf = [&](const std::string &D) -> size_t {
-    return std::find(P.IncludeDirs.begin(), P.IncludeDirs.end(), D) - P.IncludeDirs.begin();
-  };
+  // (Every listed folder is one of IncludeDirs: Collector::include adds to both.)
+  std::vector<std::string> Dirs;
+  llvm::StringSet<> Taken;
   for (const auto &[D, Owner] : P.IncludeListings)
-    if (isSameOrWithin(Folder, Owner))
-      if (size_t I = IndexOf(D); I < P.IncludeDirs.size() && Taken.insert(I).second)
-        Order.push_back(I);
-  for (size_t I = 0; I < P.IncludeDirs.size(); ++I)
-    if (Taken.insert(I).second)
-      Order.push_back(I);
-  std::vector<std::string> Dirs, Owners;
-  for (size_t I : Order) {
-    Dirs.push_back(P.IncludeDirs[I]);
-    Owners.push_back(P.IncludeOwners[I]);
-  }
+    if (isSameOrWithin(Folder, Owner) && Taken.insert(D).second)
+      Dirs.push_back(D);
+  for (const std::string &D : P.IncludeDirs)
+    if (Taken.insert(D).second)
+      Dirs.push_back(D);
   P.IncludeDirs = std::move(Dirs);
-  P.IncludeOwners = std::move(Owners);
   std::stable_sort(P.HeaderDirs.begin(), P.HeaderDirs.end(), [&](const std::string &A, const std::string &B) {
     return sharedComponents(A, Folder) > sharedComponents(B, Folder);
   });

@@ -39,10 +39,9 @@ struct ProjectFlags {
   /// Include folders the build adds (include_directories, target_include_directories, meson's
   /// include_directories, Bazel's includes and -I copts), in the order found; they exist.
   std::vector<std::string> IncludeDirs;
-  std::vector<std::string> IncludeOwners; // for each of IncludeDirs, the folder of the build file that adds it
   /// Every listing of an include folder by a build file, in reading order, repeats kept: (folder,
   /// the folder of the build file that lists it). A folder two build files list is in
-  /// IncludeDirs once, under its first owner; each file's order follows its own build files.
+  /// IncludeDirs once; each file's order follows its own build files (nearestFirst).
   std::vector<std::pair<std::string, std::string>> IncludeListings;
   std::vector<std::string> IncludesFrom;  // the build files they came from, relative to Root
   /// Every folder of the project holding headers (and the include/ folders above them), for

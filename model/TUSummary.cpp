@@ -302,12 +302,7 @@ public:
           addCall(usrOf(F), C, F->isVirtual());
       return true;
     }
-    bool Virtual = false;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-      if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && MD->isVirtual())
-        if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParenImpCasts()))
-          Virtual = !ME->hasQualifier();
-    bool Added = addCall(usrOf(Callee), C, Virtual);
+    bool Added = addCall(usrOf(Callee), C, isVirtualDispatch(C));
     unsigned Shift = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
     if (Added)
       noteConstantArgs(llvm::ArrayRef(C->getArgs(), C->getNumArgs()).drop_front(Shift));
