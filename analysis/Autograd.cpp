@@ -2,12 +2,15 @@
 #include "analysis/HotCode.h"
 #include "analysis/NnModules.h"
 #include "analysis/TorchTypes.h"
+#include "analysis/UserCodeVisitor.h"
+#include "core/PerTU.h"
 #include "core/AstWalk.h"
 #include "core/Recovery.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
 
@@ -137,6 +140,35 @@ bool isTrainingCall(const CallExpr *C) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     return MD->getName() == "step" && isOptimizerClass(MD->getParent());
   return false;
+}
+
+namespace {
+/// The tensor fields of the TU's user code that backward() is called on.
+struct DifferentiatedFields {
+  llvm::DenseSet<const FieldDecl *> Fields;
+  explicit DifferentiatedFields(ASTContext &Ctx) {
+    struct Collector : UserCodeVisitor<Collector> {
+      llvm::DenseSet<const FieldDecl *> &Out;
+      Collector(const SourceManager &SM, llvm::DenseSet<const FieldDecl *> &Out) : UserCodeVisitor(SM), Out(Out) {}
+      bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+        if (!isTensorMethodNamed(MC, "backward"))
+          return true;
+        const Expr *Obj = MC->getImplicitObjectArgument();
+        if (!Obj)
+          return true;
+        if (const auto *ME = dyn_cast<MemberExpr>(Obj->IgnoreParenImpCasts()))
+          if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+            Out.insert(F->getCanonicalDecl());
+        return true;
+      }
+    } C(Ctx.getSourceManager(), Fields);
+    C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+};
+} // namespace
+
+bool isDifferentiatedField(const FieldDecl *F, ASTContext &Ctx) {
+  return F && perTU<DifferentiatedFields>(Ctx).Fields.count(F->getCanonicalDecl());
 }
 
 const Stmt *findGradientUse(const FunctionDecl *FD) {

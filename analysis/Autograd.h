@@ -24,6 +24,12 @@ bool gradDisabledAt(const clang::Stmt *S, clang::ASTContext &Ctx);
 /// requires_grad_() on a tensor. Null when there is none.
 const clang::Stmt *findGradientUse(const clang::FunctionDecl *FD);
 
+/// True when backward() is called on field F somewhere in this TU's user code (`r.loss.backward()`,
+/// `this->total_.backward()`, template instantiations included): F holds a loss with its autograd
+/// graph, so a read of it (`result.ppo.loss` in a function that only receives the struct) records
+/// history like the loss itself does.
+bool isDifferentiatedField(const clang::FieldDecl *F, clang::ASTContext &Ctx);
+
 /// Calls that make code a training step: Tensor::backward, torch::autograd::backward and
 /// torch::optim::Optimizer::step (and overrides).
 bool isTrainingCall(const clang::CallExpr *Call);

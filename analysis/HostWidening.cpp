@@ -1,5 +1,7 @@
 #include "analysis/HostWidening.h"
 #include "analysis/DeviceProvenance.h"
+#include "analysis/HotCode.h"
+#include "analysis/NnModules.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/TensorDtype.h"
 #include "analysis/TorchTypes.h"
@@ -249,6 +251,120 @@ std::string dtypeWord(llvm::StringRef T) {
 void originsOf(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin> &Out) {
   OriginWalker W{Ctx, Out, {}};
   W.walk(E, 0);
+}
+
+namespace {
+/// The qualified name of RD's template ("torch::data::datasets::MapDataset"), or "".
+std::string templateName(const RecordDecl *RD) {
+  const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  return S ? S->getSpecializedTemplate()->getQualifiedNameAsString() : std::string();
+}
+
+/// The user data set under `MapDataset<Source, Transform>` wrappers whose transforms keep the
+/// values a host tensor was widened to (Stack stacks them, Normalize subtracts and divides in
+/// the wide dtype), or null.
+const CXXRecordDecl *sourceDataset(const CXXRecordDecl *RD, const ASTContext &Ctx) {
+  for (int Depth = 0; RD && Depth < 8; ++Depth) {
+    if (templateName(RD) != "torch::data::datasets::MapDataset")
+      return isLibraryLocation(Ctx.getSourceManager(), RD->getLocation()) ? nullptr : RD;
+    const auto *S = cast<ClassTemplateSpecializationDecl>(RD);
+    if (S->getTemplateArgs().size() < 2 || S->getTemplateArgs()[1].getKind() != TemplateArgument::Type)
+      return nullptr;
+    std::string T = templateName(S->getTemplateArgs()[1].getAsType()->getAsCXXRecordDecl());
+    if (T != "torch::data::transforms::Stack" && T != "torch::data::transforms::Normalize")
+      return nullptr;
+    if (S->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return nullptr;
+    RD = S->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  }
+  return nullptr;
+}
+
+/// The data set's get(index): the method that overrides torch::data's Dataset::get, with a body.
+const FunctionDecl *datasetGet(const CXXRecordDecl *RD) {
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!RD)
+    return nullptr;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getDeclName().isIdentifier() && M->getName() == "get" && M->getNumParams() == 1 &&
+        M->size_overridden_methods() > 0)
+      if (const FunctionDecl *Def = M->getDefinition(); Def && Def->getBody())
+        return Def;
+  return nullptr;
+}
+
+/// Element I of an Example written in a return (`{img, label}`, `Example<>(img, label)`), or null.
+const Expr *exampleElement(const Expr *E, unsigned I) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (CE->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(CE) && CE->getParenOrBraceRange().isInvalid()) {
+        E = CE->getArg(0); // a copy or move of the temporary
+        continue;
+      }
+      return I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return I < IL->getNumInits() ? IL->getInit(I) : nullptr;
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = FC->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+} // namespace
+
+bool loaderBatchOrigins(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin> &Out, const FunctionDecl *&Get) {
+  for (int Depth = 0; E && Depth < 3; ++Depth) {
+    E = stripCopies(E);
+    const auto *ME = dyn_cast_or_null<MemberExpr>(E);
+    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (!F) {
+      // `auto data = batch.data;` never assigned again: the member it holds.
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD || !VD->isLocalVarDecl() || isa<ParmVarDecl>(VD))
+        return false;
+      const VarValues &V = valuesOf(VD, Ctx);
+      if (!V.Known || V.Written || V.Values.size() != 1)
+        return false;
+      E = V.Values.front();
+      continue;
+    }
+    if (templateName(F->getParent()) != "torch::data::Example")
+      return false;
+    const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+    const auto *Batch = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    if (!Batch || !Batch->isCXXForRangeDecl())
+      return false;
+    const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+    const CXXForRangeStmt *For = nullptr;
+    for (const Stmt *P = HC.parentOf(Base); P && !For; P = HC.parentOf(P))
+      if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getLoopVariable() == Batch)
+        For = R;
+    if (!For || !For->getRangeInit())
+      return false;
+    const FunctionDecl *G = datasetGet(sourceDataset(datasetOfLoader(For->getRangeInit()->getType()), Ctx));
+    if (!G)
+      return false;
+    Get = G;
+    bool Any = false;
+    for (const ReturnStmt *R : returnsOf(G->getBody())) {
+      const Expr *Elem = exampleElement(R->getRetValue(), F->getFieldIndex());
+      if (!Elem) {
+        Out.push_back(TensorOrigin{});
+        continue;
+      }
+      Any = true;
+      originsOf(Elem, Ctx, Out);
+    }
+    if (!Any)
+      Out.push_back(TensorOrigin{});
+    return true;
+  }
+  return false;
 }
 
 std::vector<TensorOrigin> returnOriginsOf(const FunctionDecl *FD, ASTContext &Ctx) {

@@ -47,6 +47,15 @@ struct TensorOrigin {
 /// Where the tensor values of E come from (appended to Out, without duplicates of a call or a field).
 void originsOf(const clang::Expr *E, clang::ASTContext &Ctx, std::vector<TensorOrigin> &Out);
 
+/// A loader batch's member (`batch.data`, `batch.target` of the range-for variable over a
+/// torch::data loader, also through a local that holds it all along) whose data set is a user
+/// class read through value-keeping transforms only (`.map(Stack<>())`, `Normalize<>`): the
+/// origins of that member in what the data set's get() returns (`return {img, label};`), appended
+/// to Out, and the get() (Get). False when E is no such member or a transform in between is
+/// another (a Lambda may change anything); unknown origins then say so.
+bool loaderBatchOrigins(const clang::Expr *E, clang::ASTContext &Ctx, std::vector<TensorOrigin> &Out,
+                        const clang::FunctionDecl *&Get);
+
 /// The origins of what FD returns (its return statements, not those of lambdas in it); FD has a
 /// body and returns a tensor. Empty when it has no return statement with a value.
 std::vector<TensorOrigin> returnOriginsOf(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);

@@ -90,6 +90,15 @@ bool isDataLoaderType(QualType T) {
                 derivesFromNamed(RD, "torch::data::DataLoaderBase"));
 }
 
+const CXXRecordDecl *datasetOfLoader(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *PT = T->getAs<PointerType>())
+    T = PT->getPointeeType();
+  return templateArgOfBase(T->getAsCXXRecordDecl(), "torch::data::DataLoaderBase");
+}
+
 /// `m` from `m.operator->()`.
 static const Expr *holderOfArrow(const Expr *E) {
   E = E->IgnoreParenImpCasts();

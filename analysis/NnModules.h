@@ -26,6 +26,9 @@ bool isOptimizerClass(const clang::CXXRecordDecl *RD);
 bool isModuleOrDerived(const clang::CXXRecordDecl *RD);
 /// A data loader: a class derived from torch::data::DataLoaderBase (what `*loader` is).
 bool isDataLoaderType(clang::QualType T);
+/// The data set a data loader of type T reads (DataLoaderBase's first template argument:
+/// `MapDataset<MyDataset, Stack<>>` for `make_data_loader(MyDataset(...).map(Stack<>()))`), or null.
+const clang::CXXRecordDecl *datasetOfLoader(clang::QualType T);
 
 /// For `m(x)` (ModuleHolder::operator()), `m->forward(x)` and `m.forward(x)` on a module: the
 /// expression that denotes the module (`m`), else null.

@@ -43,7 +43,14 @@ bool isLossFunction(const FunctionDecl *FD) {
          N == "nll_loss2d" || N == "poisson_nll_loss" || N == "ctc_loss";
 }
 
-enum class Origin { None, Forward, Method, Loss, Derived };
+/// Backwarded: a loss that backward() was called on, read from the field that holds it
+/// (analysis/Autograd.h isDifferentiatedField), or a tensor computed from one. Its graph's saved
+/// tensors are freed by that backward(), so nothing can differentiate it again (short of
+/// retain_graph): a copy kept past the step only keeps its nodes alive.
+enum class Origin { None, Forward, Method, Loss, Derived, Backwarded };
+
+/// The origin of a tensor computed from one of origin O.
+Origin derivedFrom(Origin O) { return O == Origin::None || O == Origin::Backwarded ? O : Origin::Derived; }
 
 Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImpl<const VarDecl *> &Seen);
 
@@ -101,6 +108,11 @@ Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImp
     }
     return Origin::None;
   }
+  // `result.ppo.loss`: a field that this file calls backward() on (a struct of losses returned
+  // by the update and handed on to a recorder).
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()); F && isDifferentiatedField(F, Ctx))
+      return gradDisabledAt(E, Ctx) ? Origin::None : Origin::Backwarded;
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (moduleOfForwardCall(Call))
       return gradDisabledAt(Call, Ctx) ? Origin::None : Origin::Forward;
@@ -123,7 +135,7 @@ Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImp
       for (const Expr *A : MC->arguments())
         if (O == Origin::None)
           O = historyOf(A, Ctx, Depth + 1, Seen);
-      return O == Origin::None ? O : Origin::Derived;
+      return derivedFrom(O);
     }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call)) {
       switch (OC->getOperator()) {
@@ -132,8 +144,8 @@ Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImp
       case OO_Star:
       case OO_Slash:
         for (const Expr *A : OC->arguments())
-          if (historyOf(A, Ctx, Depth + 1, Seen) != Origin::None)
-            return Origin::Derived;
+          if (Origin O = historyOf(A, Ctx, Depth + 1, Seen); O != Origin::None)
+            return derivedFrom(O);
         return Origin::None;
       default:
         return Origin::None;
@@ -158,8 +170,8 @@ Origin historyOf(const Expr *E, ASTContext &Ctx, int Depth, llvm::SmallPtrSetImp
     if (FD && isTorchDecl(FD) && FD->getDeclName().isIdentifier() && !dropsHistory(FD->getName()) &&
         !FD->getName().starts_with("arg")) {
       for (const Expr *A : Call->arguments())
-        if (historyOf(A, Ctx, Depth + 1, Seen) != Origin::None)
-          return Origin::Derived;
+        if (Origin O = historyOf(A, Ctx, Depth + 1, Seen); O != Origin::None)
+          return derivedFrom(O);
     }
     return Origin::None;
   }
@@ -472,6 +484,22 @@ bool stepTrains(const Stmt *Site, const FunctionDecl *FD, const HotCodeAnalysis 
   return Found;
 }
 
+/// stepTrains for a function with no loop of its own (a recorder called once per update): some
+/// call of FD in this TU sits in a training step (stepTrains at the call), up to Depth levels of
+/// callers.
+bool calledFromTrainingStep(const FunctionDecl *FD, const HotCodeAnalysis &HC, int Depth = 0) {
+  if (!FD || Depth > 3)
+    return false;
+  for (const Expr *Call : HC.callsOf(FD)) {
+    const FunctionDecl *Caller = HC.enclosingFunction(Call);
+    if (!Caller || Caller == FD)
+      continue;
+    if (stepTrains(Call, Caller, HC) || (!HC.enclosingLoop(Call) && calledFromTrainingStep(Caller, HC, Depth + 1)))
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 void AutogradHistoryCheck::registerMatchers(MatchFinder *Finder) {
@@ -579,15 +607,18 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *FD = HC.enclosingFunction(Site);
   // Only a training step: code that calls backward() or an optimizer's step(). Evaluation code
   // without a NoGradGuard keeps graphs too, which torch-eval-no-grad reports.
-  if (!FD || !stepTrains(Site, FD, HC))
-    return;
-  if (!outlivesStep(D, Site, HC, SM))
-    return;
-  if (gradDisabledAt(Site, Ctx))
+  if (!FD || !outlivesStep(D, Site, HC, SM) || gradDisabledAt(Site, Ctx))
     return;
   llvm::SmallPtrSet<const VarDecl *, 8> Seen;
   Origin O = historyOf(Value, Ctx, 0, Seen);
   if (O == Origin::None)
+    return;
+  // A loss already differentiated may also be kept by a function with no loop that the step
+  // calls (`metrics.set(result)` after the update): nothing can differentiate it again, so the
+  // store keeps its graph for nothing whoever calls it. Other values only in the step itself
+  // (a helper that stores forward() outputs may feed a later backward(): REINFORCE's log-probs).
+  if (!stepTrains(Site, FD, HC) &&
+      !(O == Origin::Backwarded && !HC.enclosingLoop(Site) && calledFromTrainingStep(FD, HC)))
     return;
   if (differentiatedLater(D, FD))
     return;
@@ -602,33 +633,39 @@ void AutogradHistoryCheck::check(const MatchFinder::MatchResult &Result) {
   std::string V = sourceText(Value, Ctx), A = sourceText(Acc, Ctx);
   if (V.empty() || A.empty())
     return;
-  const char *Why = O == Origin::Forward  ? "the output of a module's forward()"
-                    : O == Origin::Method ? "computed by a module's method from its parameters"
-                    : O == Origin::Loss   ? "a loss"
-                                          : "computed from a module's output or a loss";
+  // The value as the object of the advised `.detach()`: `(l.total * 0.5).detach()`.
+  const Expr *Bare = stripCopies(Value);
+  bool Compound = Bare && (isa<BinaryOperator, ConditionalOperator>(Bare) ||
+                           (isa<CXXOperatorCallExpr>(Bare) && cast<CXXOperatorCallExpr>(Bare)->isInfixBinaryOp()));
+  std::string VObj = Compound ? "(" + V + ")" : V;
+  const char *Why = O == Origin::Forward      ? "the output of a module's forward()"
+                    : O == Origin::Method     ? "computed by a module's method from its parameters"
+                    : O == Origin::Loss       ? "a loss"
+                    : O == Origin::Backwarded ? "a loss that backward() was called on"
+                                              : "computed from a module's output or a loss";
   std::string Msg;
   if (IndexWrite)
     Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why +
           ") requires grad, so writing it into '" + A + "' is recorded (CopySlices) and chains every step's graph "
-          "through '" + A + "' until it is destroyed; write '" + V + ".detach()' (or read '" + V +
+          "through '" + A + "' until it is destroyed; write '" + VObj + ".detach()' (or read '" + VObj +
           ".item()' once per logging interval)";
   else if (Store && R == Reset::Sometimes)
     Msg = "'" + A + "' keeps the autograd graph of every step until it is emptied: '" + V + "' (" + Why +
           ") requires grad, and every read of '" + A + "' is detached" +
           (Through.empty() ? std::string()
                            : " (or goes through " + Through + ", whose result is only read detached)") +
-          ", so the graphs are kept for nothing; store '" + V +
+          ", so the graphs are kept for nothing; store '" + VObj +
           ".detach()' (or run this part of the step under torch::NoGradGuard)";
   else if (Store)
     Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why +
           ") requires grad, so each stored element references its step's graph (its nodes, and what backward() "
           "did not free) until the container is destroyed; store '" +
-          V + ".detach()' (or read '" + V + ".item()' once per logging interval)";
+          VObj + ".detach()' (or read '" + VObj + ".item()' once per logging interval)";
   else
     Msg = "'" + A + "' keeps every step's autograd graph alive: '" + V + "' (" + Why + ") requires grad, so '" + A +
           "' records the accumulation and references every step's graph, a chain that grows by one step's graph "
           "per step until '" +
-          A + "' is destroyed; accumulate '" + A + " += " + V + ".detach()' and read it with item() once per epoch";
+          A + "' is destroyed; accumulate '" + A + " += " + VObj + ".detach()' and read it with item() once per epoch";
   report(Site->getExprLoc(), Msg, Hot);
 }
 

@@ -100,6 +100,11 @@ void HostConvertThenCopyCheck::checkCopyFromElsewhere(const CXXMemberCallExpr *C
   } else {
     originsOf(Obj, Ctx, Origins);
   }
+  reportFromElsewhere(Call, Origins, std::move(Hot));
+}
+
+void HostConvertThenCopyCheck::reportFromElsewhere(const CXXMemberCallExpr *Call, const std::vector<TensorOrigin> &Origins,
+                                                   HotContext Hot) {
   if (Origins.empty())
     return;
   for (const TensorOrigin &O : Origins) {
@@ -117,6 +122,50 @@ void HostConvertThenCopyCheck::checkCopyFromElsewhere(const CXXMemberCallExpr *C
              " times the bytes cross the bus and the conversion runs on the CPU; copy the " + model::WidenedFrom +
              " tensor and convert on the device",
          Hot);
+}
+
+bool HostConvertThenCopyCheck::checkLoaderBatch(const CXXMemberCallExpr *Call, const Expr *Obj, const HotContext &Hot,
+                                                ASTContext &Ctx) {
+  std::vector<TensorOrigin> Origins;
+  const FunctionDecl *Get = nullptr;
+  if (!loaderBatchOrigins(Obj, Ctx, Origins, Get))
+    return false;
+  // Every value get() returns for this member is a widening chain written there, from one narrow
+  // dtype to one wide dtype: decided in this file.
+  const WideningChain *First = nullptr;
+  bool AllWidened = !Origins.empty();
+  for (const TensorOrigin &O : Origins) {
+    if (O.K != TensorOrigin::Widened) {
+      AllWidened = false;
+      break;
+    }
+    if (!First)
+      First = &O.Chain;
+    else if (O.Chain.From != First->From || O.Chain.To != First->To)
+      return true; // mixed dtypes: the factor is not one number
+  }
+  if (!AllWidened) {
+    // Chains mixed with calls and fields, or calls and fields only: the project model decides
+    // those (and a chain here cannot be named to it: leave the mix alone).
+    for (const TensorOrigin &O : Origins)
+      if (O.K == TensorOrigin::Widened || O.K == TensorOrigin::Unknown)
+        return true;
+    if (projectMode())
+      reportFromElsewhere(Call, Origins, Hot);
+    return true;
+  }
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  unsigned Factor = scalarTypeSize(First->To) / scalarTypeSize(First->From);
+  std::string What = sourceText(Obj, Ctx);
+  report(Call->getExprLoc(),
+         "the " + dtypeWord(First->To) + " tensor " + (What.empty() ? std::string("of the batch") : "'" + What + "'") +
+             " is what the data set's " + HC.describe(Get) + " returns, converted from " + dtypeWord(First->From) +
+             " on the host (" + HC.placeFrom(First->Conversion->getExprLoc(), Call->getExprLoc()) +
+             "), and is copied to the device here: " + std::to_string(Factor) +
+             " times the bytes cross the bus and the conversion runs on the CPU; return the " +
+             dtypeWord(First->From) + " tensor from get() and convert on the device after the copy",
+         Hot);
+  return true;
 }
 
 void HostConvertThenCopyCheck::registerMatchers(MatchFinder *Finder) {
@@ -172,8 +221,11 @@ void HostConvertThenCopyCheck::check(const MatchFinder::MatchResult &Result) {
       else if (!C.Root)
         C = VC;
     }
-    if (!AllChains)
+    if (!AllChains) {
+      if (checkLoaderBatch(Call, Obj, *Hot, Ctx))
+        return;
       return checkCopyFromElsewhere(Call, Obj, VD, *Hot, Ctx);
+    }
     C.Fixable = false;
     InLocal = true;
   }

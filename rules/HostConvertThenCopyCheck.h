@@ -7,6 +7,7 @@
 // fix-it moves the `.to(device)` next to the narrow tensor: the same values, computed on the
 // device. docs/checks/torch-host-convert-then-copy.md
 #pragma once
+#include "analysis/HostWidening.h"
 #include "checkbase/TorchCheck.h"
 
 namespace torchlint {
@@ -31,6 +32,16 @@ private:
   /// (HotContext::IfWidenedHost).
   void checkCopyFromElsewhere(const clang::CXXMemberCallExpr *Call, const clang::Expr *Obj, const clang::VarDecl *VD,
                               HotContext Hot, clang::ASTContext &Ctx);
+  /// The copy of a torch::data loader batch's member (`batch.data.to(device)`) whose data set's
+  /// get() returns it widened on the host (analysis/HostWidening.h loaderBatchOrigins): reported
+  /// here when get() converts it itself; in project mode also when get() returns what user
+  /// functions and fields yield (decided by the model, as checkCopyFromElsewhere). True when Obj
+  /// is such a member (reported or not).
+  bool checkLoaderBatch(const clang::CXXMemberCallExpr *Call, const clang::Expr *Obj, const HotContext &Hot,
+                        clang::ASTContext &Ctx);
+  /// The report of checkCopyFromElsewhere, once the origins are known.
+  void reportFromElsewhere(const clang::CXXMemberCallExpr *Call, const std::vector<TensorOrigin> &Origins,
+                           HotContext Hot);
 };
 
 } // namespace torchlint

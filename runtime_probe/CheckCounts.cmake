@@ -7,7 +7,9 @@ cmake_policy(VERSION 3.20)
 #   for the checks in ZERO_AFTER (their fix removes every sync of the step);
 # - seed 003 (seg-loss): the last stage counts 0 syncs per step;
 # - seed 004 (cnn-training): the stage that keeps the loss on the device counts exactly one sync per
-#   step fewer than the baseline, which calls loss.item() every step.
+#   step fewer than the baseline, which calls loss.item() every step;
+# - torch-autograd-history: the before's running total holds more autograd nodes after every step
+#   (graph_nodes_held_per_step > 0), the after's holds none (0).
 set(SYNC_CHECKS torch-sync-item torch-sync-nonzero torch-sync-bool-mask torch-sync-unique torch-sync-host-copy
     torch-sync-print torch-sync-explicit torch-sync-value-branch torch-non-blocking-copy)
 set(ZERO_AFTER ${SYNC_CHECKS})
@@ -15,7 +17,7 @@ if(PROBE)
   file(MAKE_DIRECTORY ${OUT})
   set(JSON ${OUT}/counts.json)
   file(REMOVE ${JSON})
-  string(JOIN "," _glob ${SYNC_CHECKS} seg-loss cnn-training)
+  string(JOIN "," _glob ${SYNC_CHECKS} torch-autograd-history seg-loss cnn-training)
   execute_process(COMMAND ${PROBE} --device cpu --quick --cases ${_glob} --json ${JSON} RESULT_VARIABLE _rc
                   OUTPUT_QUIET ERROR_VARIABLE _err)
   if(NOT _rc EQUAL 0)
@@ -62,6 +64,30 @@ foreach(i ${_cases})
   endif()
   message(STATUS "${_check}: ${_b} -> ${_a} counted syncs per step")
 endforeach()
+# torch-autograd-history: what the before keeps (graph nodes reachable from its running total).
+set(_held_seen FALSE)
+foreach(i ${_cases})
+  string(JSON _check GET "${_j}" cases ${i} check)
+  if(NOT _check STREQUAL "torch-autograd-history")
+    continue()
+  endif()
+  set(_held_seen TRUE)
+  string(JSON _hb ERROR_VARIABLE _e1 GET "${_j}" cases ${i} before counted graph_nodes_held_per_step)
+  string(JSON _ha ERROR_VARIABLE _e2 GET "${_j}" cases ${i} after counted graph_nodes_held_per_step)
+  if(_e1 OR _e2 OR _hb STREQUAL "null" OR _ha STREQUAL "null")
+    fail("torch-autograd-history: no graph_nodes_held_per_step (before '${_hb}', after '${_ha}')")
+    continue()
+  endif()
+  milli(_hbm ${_hb})
+  milli(_ham ${_ha})
+  if(NOT _hbm GREATER 0 OR NOT _ham EQUAL 0)
+    fail("torch-autograd-history: expected the before to hold more graph nodes per step and the after none, counted ${_hb} -> ${_ha}")
+  endif()
+  message(STATUS "torch-autograd-history: ${_hb} -> ${_ha} graph nodes held per step")
+endforeach()
+if(NOT _held_seen)
+  fail("torch-autograd-history: no case in the report")
+endif()
 foreach(c ${SYNC_CHECKS})
   if(NOT c IN_LIST _seen)
     fail("${c}: no case in the report")

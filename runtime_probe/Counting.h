@@ -26,6 +26,9 @@ struct Counts {
   int64_t copy_bytes = 0;
   /// Allocations reported by the c10 allocators (CPU allocator; on CUDA the caching allocator).
   int64_t allocs = 0, alloc_bytes = 0;
+  /// Autograd graph nodes that the variant's long-lived state holds more after the counted steps
+  /// than before (Variant::heldGraphNodes); -1 when the case does not say.
+  int64_t graph_nodes_held = -1;
   /// Counted syncs by rule ("item", "nonzero", "blocking copy", ...).
   std::map<std::string, int64_t> sync_rules;
 

@@ -160,7 +160,10 @@ Stats measure(const std::string &label, Variant &v, const Ctx &ctx, const Measur
   deviceSynchronize(ctx);
 
   // Counted, not timed: the callbacks cost time.
+  int64_t Held = v.heldGraphNodes();
   S.counted = countSteps([&v] { v.step(); }, opt.count_steps);
+  if (Held >= 0)
+    S.counted->graph_nodes_held = v.heldGraphNodes() - Held;
   deviceSynchronize(ctx);
   if (!ctx.cuda()) {
     S.syncs_per_step = S.counted->perStep(S.counted->syncs);

@@ -2,6 +2,7 @@
 #include "probe/Probe.h"
 
 #include <stdexcept>
+#include <unordered_set>
 
 namespace probe {
 
@@ -45,6 +46,21 @@ void addParameters(Outputs &out, const torch::nn::Module &m, const std::string &
     if (grads && P.value().grad().defined())
       out.emplace_back(prefix + P.key() + ".grad", P.value().grad().detach());
   }
+}
+
+int64_t graphNodes(const torch::Tensor &t) {
+  if (!t.defined() || !t.grad_fn())
+    return 0;
+  std::vector<torch::autograd::Node *> Todo{t.grad_fn().get()};
+  std::unordered_set<torch::autograd::Node *> Seen{Todo.back()};
+  while (!Todo.empty()) {
+    torch::autograd::Node *N = Todo.back();
+    Todo.pop_back();
+    for (const torch::autograd::Edge &E : N->next_edges())
+      if (E.function && Seen.insert(E.function.get()).second)
+        Todo.push_back(E.function.get());
+  }
+  return int64_t(Seen.size());
 }
 
 torch::Tensor randn(torch::IntArrayRef shape, const Ctx &ctx, uint64_t seed) {

@@ -55,7 +55,9 @@ std::string countedJson(const Stats &S) {
     << ", \"leaf_ops_per_step\": " << num(K.perStep(K.leaf_ops))
     << ", \"top_level_ops_per_step\": " << num(K.perStep(K.top_level_ops))
     << ", \"allocs_per_step\": " << num(K.perStep(K.allocs))
-    << ", \"alloc_bytes_per_step\": " << num(K.perStep(K.alloc_bytes), 10) << "}";
+    << ", \"alloc_bytes_per_step\": " << num(K.perStep(K.alloc_bytes), 10)
+    << ", \"graph_nodes_held_per_step\": " << (K.graph_nodes_held >= 0 ? num(K.perStep(K.graph_nodes_held)) : "null")
+    << "}";
   return O.str();
 }
 
@@ -211,6 +213,24 @@ std::string toMarkdown(const RunInfo &info, const std::vector<CaseResult> &cases
     O << "| " << C.check << " | " << C.name << " | " << countedSyncs(C.before) << " → " << countedSyncs(C.after)
       << (NotCited ? std::string(" (not cited: ") + NotCited + ")" : std::string()) << " | " << pair(&Counts::copies) << " | " << pair(&Counts::leaf_ops) << " | " << pair(&Counts::top_level_ops)
       << " | " << pair(&Counts::allocs) << " | " << pair(&Counts::alloc_bytes) << " |\n";
+  }
+  // What the before keeps rather than runs (Variant::heldGraphNodes): cases that say.
+  bool AnyHeld = false;
+  for (const CaseResult &C : cases)
+    AnyHeld |= C.timed && C.before.counted && C.before.counted->graph_nodes_held >= 0;
+  if (AnyHeld) {
+    O << "\n## Autograd graph nodes held per step\n\n"
+         "The autograd nodes that the variant's long-lived state (a running total, a metrics tensor) keeps "
+         "reachable, growth per counted step: memory that grows for the whole run, however fast each step is.\n\n"
+         "| check | case | graph nodes held per step, before → after |\n| --- | --- | --- |\n";
+    for (const CaseResult &C : cases) {
+      if (!C.timed || !C.before.counted || C.before.counted->graph_nodes_held < 0)
+        continue;
+      O << "| " << C.check << " | " << C.name << " | " << countedOther(C.before, &Counts::graph_nodes_held) << " → "
+        << (C.after.counted && C.after.counted->graph_nodes_held >= 0 ? countedOther(C.after, &Counts::graph_nodes_held)
+                                                                       : std::string("NA"))
+        << " |\n";
+    }
   }
   O << "\n## Seed reproductions\n";
   for (const SeedResult &S : seeds) {

@@ -3,9 +3,10 @@
 // alive), against `running += loss.detach()`, the fix (and the advice torch-sync-item gives). Both
 // totals hold the same values, bitwise. What the before keeps is memory, not work: each step's
 // graph with the activations its nodes saved stays referenced from `running`; the per-step
-// counts of operators and allocations are the same in both variants, and the memory the before
-// keeps alive grows by one step's saved tensors per step (peak_bytes on CUDA shows it; the CPU
-// probe does not measure live memory).
+// counts of operators and allocations are the same in both variants. backward() frees the tensors
+// the graph saved, so what the before keeps is the graph's nodes, a few more per step for the whole
+// run: heldGraphNodes() counts the autograd nodes reachable from `running` (the probe reports their
+// growth per step, Counts::graph_nodes_held: exact on any device; the after holds none).
 #include <torch/torch.h> // first, so that torchlint precompiles it (a leading <...> block)
 #include "probe/Probe.h"
 
@@ -28,6 +29,7 @@ struct Common : probe::Variant {
     y = probe::randint(0, 10, {B}, c, 2);
     running = torch::zeros({}, c.on());
   }
+  int64_t heldGraphNodes() override { return probe::graphNodes(running); }
   probe::Outputs outputs() override {
     probe::Outputs o{{"running_loss", running.detach()}};
     probe::addParameters(o, *net, "net.");

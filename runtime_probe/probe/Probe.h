@@ -68,7 +68,15 @@ public:
   virtual void step() = 0;
   /// The state after the steps run so far: losses, outputs, parameters, gradients.
   virtual Outputs outputs() = 0;
+  /// The autograd graph nodes the variant's long-lived state keeps reachable (graphNodes() of
+  /// the tensors it keeps across steps), or -1 when the case does not say. The harness reads it
+  /// before and after the counted steps (Counts::graph_nodes_held): torch-autograd-history's
+  /// proof, where the cost is what the before keeps, not what it runs.
+  virtual int64_t heldGraphNodes() { return -1; }
 };
+
+/// The autograd nodes reachable from t's grad_fn (0 for a tensor that records no history).
+int64_t graphNodes(const torch::Tensor &t);
 
 using Factory = std::function<std::unique_ptr<Variant>(const Ctx &)>;
 
