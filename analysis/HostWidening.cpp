@@ -165,6 +165,33 @@ struct OriginWalker {
   }
 };
 
+/// The dtype of E when E is provably on the host: a tensor whose dtype and device the analyses
+/// know, or `torch::cat({a, b, ...})` / `torch::stack({...})` of such tensors of one dtype (the
+/// planes of an image wrapped one by one). Empty otherwise.
+std::string hostDtypeOf(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return {};
+  E = stripCopies(E);
+  std::string T = scalarTypeOf(E, Ctx);
+  if (!T.empty() && deviceOf(E, Ctx) == DeviceKind::CPU)
+    return T;
+  const auto *C = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = C ? C->getDirectCallee() : nullptr;
+  if (!FD || !isTorchDecl(FD) || !FD->getDeclName().isIdentifier() || (FD->getName() != "cat" && FD->getName() != "stack") ||
+      C->getNumArgs() < 1)
+    return {};
+  const InitListExpr *IL = bracedList(C->getArg(0));
+  if (!IL || IL->getNumInits() == 0)
+    return {};
+  std::string Common;
+  for (const Expr *Elem : IL->inits()) {
+    std::string ET = hostDtypeOf(Elem, Ctx, Depth + 1);
+    if (ET.empty() || (!Common.empty() && ET != Common))
+      return {};
+    Common = ET;
+  }
+  return Common;
+}
 } // namespace
 
 bool walkWideningChain(const Expr *E, ASTContext &Ctx, WideningChain &Out) {
@@ -220,12 +247,11 @@ bool walkWideningChain(const Expr *E, ASTContext &Ctx, WideningChain &Out) {
   }
   if (!Widened)
     return false;
-  std::string From = scalarTypeOf(E, Ctx);
+  std::string From = hostDtypeOf(E, Ctx);
   unsigned FromSize = scalarTypeSize(From), ToSize = scalarTypeSize(To);
   if (!FromSize || !ToSize || ToSize <= FromSize)
-    return false; // float source data, or a narrowing conversion: converting first is right
-  if (deviceOf(E, Ctx) != DeviceKind::CPU)
-    return false; // already on the device, or not known to be on the host
+    return false; // float source data, a narrowing conversion (converting first is right), or not
+                  // known to be on the host (already on the device, or unknown)
   Out.Root = E;
   Out.Conversion = Conversion;
   Out.From = From;
