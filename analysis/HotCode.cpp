@@ -1,4 +1,5 @@
 #include "analysis/HotCode.h"
+#include "analysis/RarePath.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/TorchTypes.h"
 #include "core/PerTU.h"
@@ -641,7 +642,7 @@ std::optional<HotContext> HotCodeAnalysis::hotAt(const Stmt *S, const Stmt *&Loo
 std::optional<HotContext> HotCodeAnalysis::whyHot(const Stmt *S) const {
   const Stmt *Loop;
   const FunctionDecl *FD;
-  if (inTestBody(S))
+  if (inTestBody(S) || neverRuns(S, Ctx))
     return std::nullopt;
   return hotAt(S, Loop, FD);
 }

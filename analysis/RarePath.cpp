@@ -1,5 +1,6 @@
 #include "analysis/RarePath.h"
 #include "analysis/HotCode.h"
+#include "analysis/LocalDataflow.h"
 #include "utils/SourceText.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -251,6 +252,64 @@ static std::optional<RarePath> rarePath(const Stmt *S, ASTContext &Ctx, unsigned
     }
     Prev = P;
   }
+}
+
+
+namespace {
+/// The constant truth value of E: a compile-time constant, or a local (or const variable) of
+/// integral type whose only value is one; -1 when unknown. `&&`, `||` and `!` are folded.
+int constantTruth(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+  if (!E || Depth > 8 || E->isValueDependent() || E->isTypeDependent())
+    return -1;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot) {
+    int V = constantTruth(UO->getSubExpr(), Ctx, Depth + 1);
+    return V < 0 ? -1 : !V;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)) {
+    int L = constantTruth(BO->getLHS(), Ctx, Depth + 1), R = constantTruth(BO->getRHS(), Ctx, Depth + 1);
+    if (BO->getOpcode() == BO_LAnd)
+      return L == 0 || R == 0 ? 0 : (L == 1 && R == 1 ? 1 : -1);
+    return L == 1 || R == 1 ? 1 : (L == 0 && R == 0 ? 0 : -1);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->getType()->isIntegralOrEnumerationType() || isa<ParmVarDecl>(VD))
+      return -1;
+    const Expr *Only = nullptr;
+    if (VD->getType().isConstQualified() && VD->getInit()) {
+      Only = VD->getInit();
+    } else if (VD->isLocalVarDecl() && !VD->isStaticLocal()) {
+      const VarValues &V = valuesOf(VD, Ctx);
+      if (!V.Known || V.Written || V.Values.size() != 1)
+        return -1;
+      Only = V.Values.front();
+    }
+    if (!Only || Only->isValueDependent())
+      return -1;
+    bool B;
+    return Only->EvaluateAsBooleanCondition(B, Ctx) ? int(B) : -1;
+  }
+  bool B;
+  if (E->EvaluateAsBooleanCondition(B, Ctx))
+    return int(B);
+  return -1;
+}
+} // namespace
+
+bool neverRuns(const Stmt *S, ASTContext &Ctx) {
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const Stmt *Prev = S;
+  for (const Stmt *P = HC.parentOf(S); P; Prev = P, P = HC.parentOf(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || If->isConsteval() || !If->getCond())
+      continue;
+    if (Prev == If->getThen() && constantTruth(If->getCond(), Ctx) == 0)
+      return true;
+    if (Prev == If->getElse() && constantTruth(If->getCond(), Ctx) == 1)
+      return true;
+  }
+  return false;
 }
 
 } // namespace torchlint

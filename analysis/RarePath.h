@@ -36,6 +36,13 @@ std::optional<std::string> rarePathReason(const clang::Stmt *S, clang::ASTContex
 /// model/TUSummary records this for every call).
 std::optional<RarePath> localRarePath(const clang::Stmt *S, clang::ASTContext &Ctx);
 
+/// True when S never runs: it is in the branch of an `if` that the condition provably never
+/// takes, because one operand of its `&&` chain (or the whole condition) is a compile-time false
+/// or a local bool whose only value is a constant false (`bool verbose = false;` never assigned,
+/// never passed by reference or address), or, for the else branch, the condition is provably
+/// true that way. A debugging print behind such a flag is not code of the step.
+bool neverRuns(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// True when S is inside the argument of the standard assert() macro.
 bool insideAssert(const clang::Stmt *S, clang::ASTContext &Ctx);
 
