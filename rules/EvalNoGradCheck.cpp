@@ -78,6 +78,14 @@ bool isEvalCall(const CallExpr *C) {
   return MD && MD->getName() == "eval" && MD->getParent()->getQualifiedNameAsString() == "torch::nn::Module";
 }
 
+/// `m->train()` / `m->train(true)`: torch::nn::Module::train.
+bool isTrainModeCall(const CallExpr *C) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(C);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  return MD && MD->getDeclName().isIdentifier() && MD->getName() == "train" &&
+         MD->getParent()->getQualifiedNameAsString() == "torch::nn::Module";
+}
+
 /// A call that manages grad mode by hand (GradMode::set_enabled, an AutoGradMode guard).
 bool setsGradMode(const CallExpr *C) {
   const FunctionDecl *Callee = C->getDirectCallee();
@@ -464,6 +472,51 @@ void EvalNoGradCheck::checkAfterTraining(const FunctionDecl *FD, ASTContext &Ctx
   }
 }
 
+bool EvalNoGradCheck::evaluationRegion(const CallExpr *Eval, const FunctionDecl *FD, ASTContext &Ctx,
+                                       SourceLocation &End) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  // The end: the first train() after eval(), else the end of the innermost loop body around
+  // eval() (the next iteration trains again), else the end of the function.
+  const CallExpr *NextTrain = nullptr;
+  forEachCall(FD->getBody(), [&](const CallExpr *C) {
+    if (isTrainModeCall(C) && SM.isBeforeInTranslationUnit(Eval->getEndLoc(), C->getBeginLoc()) &&
+        (!NextTrain || SM.isBeforeInTranslationUnit(C->getBeginLoc(), NextTrain->getBeginLoc())))
+      NextTrain = C;
+  });
+  const Stmt *Loop = HC.enclosingLoop(Eval);
+  if (!Loop)
+    return false; // evaluation after the training loops: checkAfterTraining's shape (with its fix-it)
+  if (NextTrain && (!Loop || SM.isBeforeInTranslationUnit(NextTrain->getBeginLoc(), Loop->getEndLoc())))
+    End = NextTrain->getBeginLoc();
+  else if (Loop)
+    End = Loop->getEndLoc();
+  else
+    End = FD->getBody()->getEndLoc();
+  // Nothing in the region may need gradients: no backward(), optimizer step, autograd::grad,
+  // requires_grad switch, nor a user function that might (or whose body is not here).
+  bool Needs = false;
+  forEachCall(FD->getBody(), [&](const CallExpr *C) {
+    if (Needs || SM.isBeforeInTranslationUnit(C->getBeginLoc(), Eval->getEndLoc()) ||
+        !SM.isBeforeInTranslationUnit(C->getBeginLoc(), End))
+      return;
+    if (isTrainingCall(C) || setsGradMode(C)) {
+      Needs = true;
+      return;
+    }
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Callee)
+      return;
+    if (Callee->getDeclName().isIdentifier() &&
+        llvm::is_contained({"requires_grad_", "set_requires_grad", "grad", "backward"}, Callee->getName()))
+      Needs = true;
+    else if (isUserFunction(Callee, SM))
+      if (const FunctionDecl *Def = Callee->getDefinition(); !Def || !Def->hasBody() || mayNeedGradients(Def))
+        Needs = true;
+  });
+  return !Needs;
+}
+
 void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("trainer")) {
     checkAfterTraining(FD, *Result.Context);
@@ -498,16 +551,27 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
     return DM && !DM->isImplicitAccess() && DM->getMember().getAsString() == "forward" &&
            baseDecl(DM->getBase()) == DependentModel;
   };
-  // Quiet where gradients are needed or grad mode is managed by hand.
+  // Quiet where gradients are needed or grad mode is managed by hand. A function that also trains
+  // (validation inside the epoch loop, a test pass after it) is judged on the evaluation region
+  // alone: from eval() to the next train() (or the end of the loop body around eval(), or of the
+  // function), which must need no gradients.
   std::vector<std::string> Elsewhere;
-  if (mayNeedGradientsHere(FD, Elsewhere))
-    return;
+  SourceLocation RegionEnd; // invalid: the whole function after eval()
+  if (mayNeedGradientsHere(FD, Elsewhere)) {
+    Elsewhere.clear();
+    if (DependentModel || !evaluationRegion(Call, FD, Ctx, RegionEnd))
+      return;
+  }
+  auto InRegion = [&](const Stmt *C) {
+    return !SM.isBeforeInTranslationUnit(C->getBeginLoc(), Call->getBeginLoc()) &&
+           (RegionEnd.isInvalid() || SM.isBeforeInTranslationUnit(C->getBeginLoc(), RegionEnd));
+  };
   bool Manual = false;
   const CallExpr *Forward = nullptr;
   forEachCall(FD->getBody(), [&](const CallExpr *C) {
     if (setsGradMode(C))
       Manual = true;
-    if (Forward || SM.isBeforeInTranslationUnit(C->getBeginLoc(), Call->getBeginLoc()))
+    if (Forward || !InRegion(C))
       return;
     if (IsForward(C) && !gradDisabledAt(C, Ctx))
       Forward = C;
@@ -524,8 +588,8 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
                     "no_grad;` (or c10::InferenceMode) to the evaluation scope";
   auto D = reportFinding(Loc, Msg, Elsewhere);
   // The guard also stops gradients of what the function returns: only fix functions that return
-  // no tensors.
-  if (returnsNoTensor(FD))
+  // no tensors; a function that also trains gets no fix (the guard belongs to the region).
+  if (RegionEnd.isInvalid() && returnsNoTensor(FD) && !mayNeedGradients(FD))
     addGuardFix(D, FD, Ctx);
 }
 

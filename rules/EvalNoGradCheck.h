@@ -20,6 +20,11 @@ public:
 private:
   /// An evaluation or inference routine (by name) that runs forward() without eval().
   void checkRoutine(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+  /// For an eval() in a function that also trains: the evaluation region after it (to the next
+  /// train(), the end of the loop body around it, or the end of the function; End) needs no
+  /// gradients (no training call, no requires_grad switch, no user function that might).
+  bool evaluationRegion(const clang::CallExpr *Eval, const clang::FunctionDecl *FD, clang::ASTContext &Ctx,
+                        clang::SourceLocation &End) const;
   /// The model trained by a loop of FD run again after it (evaluation after training) with gradient
   /// recording on.
   void checkAfterTraining(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
