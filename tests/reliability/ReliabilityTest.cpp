@@ -71,6 +71,24 @@ int main() {
 }
 )cpp";
 
+// C++20/23 logging code on a standard library without <format> / <print> (libstdc++ 12): the
+// stand-ins type it whole (a notice, exit 0); without them it is analysed partially (exit 2). Where
+// the real headers exist they win, and the file is clean as well.
+const char StdFormatLogging[] = R"cpp(#include <format>
+#include <print>
+#include <string>
+struct P { int x; };
+template <> struct std::formatter<P> : std::formatter<std::string> {
+  auto format(const P &p, std::format_context &ctx) const { return std::format_to(ctx.out(), "{}", p.x); }
+};
+int main() {
+  std::println("{} {}", std::format("{:>4}", 3), P{1});
+  int two = 2;
+  std::print(stderr, "{}\n", std::vformat("{}", std::make_format_args(two)));
+  return std::formatted_size("{}", 1) > 0 ? 0 : 1;
+}
+)cpp";
+
 // An installed header wins over torchlint's stand-in of the same name (stand-ins/README.md): this
 // cxxopts.hpp's parse() returns an int, the stand-in's a ParseResult.
 const char InstalledCxxoptsLoop[] = R"cpp(#include <torch/torch.h>
@@ -316,6 +334,13 @@ const BadInput BadInputs[] = {
      1,
      "train.cpp:8:22: warning: Tensor::item()",
      1,
+     "analysed partially"},
+    {"StandardFormatAndPrintStandIns",
+     {{"log.cpp", StdFormatLogging}},
+     "log.cpp -- -std=c++23",
+     0,
+     nullptr,
+     0,
      "analysed partially"},
     {"StandInHeaderNotUsedWhenStrict",
      {{"opts.cpp", "#include <cxxopts.hpp>\ncxxopts::Options o(\"x\");\n"}},
