@@ -510,9 +510,8 @@ bool EvalNoGradCheck::evaluationRegion(const CallExpr *Eval, const FunctionDecl 
     if (Callee->getDeclName().isIdentifier() &&
         llvm::is_contained({"requires_grad_", "set_requires_grad", "grad", "backward"}, Callee->getName()))
       Needs = true;
-    else if (isUserFunction(Callee, SM))
-      if (const FunctionDecl *Def = Callee->getDefinition(); !Def || !Def->hasBody() || mayNeedGradients(Def))
-        Needs = true;
+    else if (laterCallMayTrain(C, SM)) // a body here that may need gradients, or one elsewhere named like training
+      Needs = true;
   });
   return !Needs;
 }
