@@ -476,8 +476,8 @@ bool EvalNoGradCheck::evaluationRegion(const CallExpr *Eval, const FunctionDecl 
                                        SourceLocation &End) const {
   const SourceManager &SM = Ctx.getSourceManager();
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
-  // The end: the first train() after eval(), else the end of the innermost loop body around
-  // eval() (the next iteration trains again), else the end of the function.
+  // The end: the first train() after eval() within the innermost loop around it, else the end of
+  // that loop's body (the next iteration trains again).
   const CallExpr *NextTrain = nullptr;
   forEachCall(FD->getBody(), [&](const CallExpr *C) {
     if (isTrainModeCall(C) && SM.isBeforeInTranslationUnit(Eval->getEndLoc(), C->getBeginLoc()) &&
@@ -487,12 +487,9 @@ bool EvalNoGradCheck::evaluationRegion(const CallExpr *Eval, const FunctionDecl 
   const Stmt *Loop = HC.enclosingLoop(Eval);
   if (!Loop)
     return false; // evaluation after the training loops: checkAfterTraining's shape (with its fix-it)
-  if (NextTrain && (!Loop || SM.isBeforeInTranslationUnit(NextTrain->getBeginLoc(), Loop->getEndLoc())))
-    End = NextTrain->getBeginLoc();
-  else if (Loop)
-    End = Loop->getEndLoc();
-  else
-    End = FD->getBody()->getEndLoc();
+  End = NextTrain && SM.isBeforeInTranslationUnit(NextTrain->getBeginLoc(), Loop->getEndLoc())
+            ? NextTrain->getBeginLoc()
+            : Loop->getEndLoc();
   // Nothing in the region may need gradients: no backward(), optimizer step, autograd::grad,
   // requires_grad switch, nor a user function that might (or whose body is not here).
   bool Needs = false;
@@ -552,8 +549,8 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
   };
   // Quiet where gradients are needed or grad mode is managed by hand. A function that also trains
   // (validation inside the epoch loop, a test pass after it) is judged on the evaluation region
-  // alone: from eval() to the next train() (or the end of the loop body around eval(), or of the
-  // function), which must need no gradients.
+  // alone: from eval() to the next train() (or the end of the loop body around eval()), which must
+  // need no gradients.
   std::vector<std::string> Elsewhere;
   SourceLocation RegionEnd; // invalid: the whole function after eval()
   if (mayNeedGradientsHere(FD, Elsewhere)) {

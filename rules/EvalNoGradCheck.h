@@ -20,8 +20,8 @@ public:
 private:
   /// An evaluation or inference routine (by name) that runs forward() without eval().
   void checkRoutine(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
-  /// For an eval() in a function that also trains: the evaluation region after it (to the next
-  /// train(), the end of the loop body around it, or the end of the function; End) needs no
+  /// For an eval() inside a loop of a function that also trains: the evaluation region after it
+  /// (to the next train(), or the end of the loop body around it; End) needs no
   /// gradients (no training call, no requires_grad switch, no user function that might).
   bool evaluationRegion(const clang::CallExpr *Eval, const clang::FunctionDecl *FD, clang::ASTContext &Ctx,
                         clang::SourceLocation &End) const;
