@@ -302,6 +302,7 @@ void HotCodeAnalysis::build() {
   CallCollector Collector(Ctx, Callers, Forwards, Parents, BodyOf, TestBodies, Referenced);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   addDispatchedCalls(Collector.Overriders, Collector.VirtualCalls);
+  Overrides = Collector.Overriders;
   classifyLoops(Collector.StepCalls, Collector.Loops, Collector.LoaderLoops);
   for (const auto &Entry : Collector.Loops)
     if (isBoundedLoop(Entry.first))
@@ -420,6 +421,26 @@ const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) con
     if (!isEpochLoop(*It) && !BoundedLoops.count(*It))
       return *It;
   return nullptr;
+}
+
+std::vector<const CXXMethodDecl *> HotCodeAnalysis::overridersOf(const CXXMethodDecl *M) const {
+  std::vector<const CXXMethodDecl *> Out;
+  const CXXMethodDecl *Target = M->getCanonicalDecl();
+  for (const CXXMethodDecl *O : Overrides) {
+    llvm::SmallVector<const CXXMethodDecl *, 4> Work(O->overridden_methods());
+    llvm::DenseSet<const CXXMethodDecl *> Seen;
+    while (!Work.empty()) {
+      const CXXMethodDecl *B = Work.pop_back_val();
+      if (!Seen.insert(B->getCanonicalDecl()).second)
+        continue;
+      if (B->getCanonicalDecl() == Target) {
+        Out.push_back(O);
+        break;
+      }
+      Work.append(B->overridden_methods().begin(), B->overridden_methods().end());
+    }
+  }
+  return Out;
 }
 
 bool isVirtualDispatch(const CallExpr *C) {

@@ -123,6 +123,10 @@ public:
   /// to its default. Else nullopt. (Callers in other TUs are not seen.)
   std::optional<std::vector<const clang::Expr *>> argumentsAtEveryCall(const clang::ParmVarDecl *PV) const;
 
+  /// The methods defined in this TU that override M (directly or through other overrides): what
+  /// a call of M dispatched through the object may run here.
+  std::vector<const clang::CXXMethodDecl *> overridersOf(const clang::CXXMethodDecl *M) const;
+
   /// "main()", "Net::forward()", "the lambda at line 12".
   std::string describe(const clang::FunctionDecl *FD) const;
   unsigned line(clang::SourceLocation Loc) const;
@@ -165,6 +169,7 @@ private:
   llvm::DenseMap<const clang::Stmt *, const clang::FunctionDecl *> BodyOf; // body -> function
   llvm::DenseSet<const clang::FunctionDecl *> TestBodies;                  // canonical, isTestBody
   llvm::DenseSet<const clang::FunctionDecl *> Referenced;                  // canonical, named other than as a callee
+  std::vector<const clang::CXXMethodDecl *> Overrides;                     // methods defined here that override another
   /// True when S runs in Loop only under a periodic condition written between them (`if (t % n ==
   /// 0)`, `if (memory.size() >= batch)`).
   bool periodicWithin(const clang::Stmt *S, const clang::Stmt *Loop) const;

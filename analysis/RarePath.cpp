@@ -154,6 +154,195 @@ bool oncePerLoopRun(const BinaryOperator *Test, const Stmt *At, const HotCodeAna
   return Trips <= N->getValue().getLimitedValue();
 }
 
+
+/// True when S names D (a DeclRefExpr to it), anywhere inside.
+bool mentions(const Stmt *S, const ValueDecl *D) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == D)
+    return true;
+  for (const Stmt *C : S->children())
+    if (mentions(C, D))
+      return true;
+  return false;
+}
+
+/// True when S steps V: `++v`, `v++`, `--v`, `v += n`, `v -= n` anywhere inside.
+bool steps(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() && variableOf(UO->getSubExpr()) == V)
+    return true;
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+      CA && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) && variableOf(CA->getLHS()) == V)
+    return true;
+  for (const Stmt *C : S->children())
+    if (steps(C, V))
+      return true;
+  return false;
+}
+
+/// True when S writes V other than by stepping it: an assignment, or its address or a non-const
+/// reference taken (passed to a function that may write it).
+bool assignsOrEscapes(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign && variableOf(BO->getLHS()) == V)
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf && variableOf(UO->getSubExpr()) == V)
+    return true;
+  if (const auto *C = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *F = C->getDirectCallee())
+      for (unsigned I = 0; I < C->getNumArgs() && I < F->getNumParams(); ++I) {
+        QualType T = F->getParamDecl(I)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() && variableOf(C->getArg(I)) == V)
+          return true;
+      }
+  for (const Stmt *C : S->children())
+    if (assignsOrEscapes(C, V))
+      return true;
+  return false;
+}
+
+/// An integer that counts: integral, not bool, not an enumeration.
+bool isCountType(QualType T) {
+  T = T.getNonReferenceType();
+  return T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType();
+}
+
+/// The loop that counts the steps E names, seen from At: E is a variable that a loop around At
+/// steps (`++iter` in its body or increment), the innermost loop around At, declares outside
+/// itself (or in its for-init), with no loop around that loop but epoch loops and in a function that no loop calls on every step (the counter of
+/// a per-layer loop inside the step is not a step counter); or a parameter that every call of its
+/// function in this TU passes such a counter (followed through up to four calls). Null otherwise.
+const Stmt *stepCounterLoop(const Expr *E, const Stmt *At, const HotCodeAnalysis &HC, unsigned Depth = 0) {
+  const VarDecl *V = E ? variableOf(E) : nullptr;
+  if (!V || Depth > 4 || !isCountType(V->getType()) || V->getType()->isReferenceType())
+    return nullptr;
+  const FunctionDecl *FD = HC.enclosingFunction(At);
+  if (!FD || !FD->hasBody())
+    return nullptr;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+    if (P->getDeclContext() != FD || HC.referencedOtherThanCalled(FD) || steps(FD->getBody(), P) ||
+        assignsOrEscapes(FD->getBody(), P))
+      return nullptr;
+    unsigned Index = P->getFunctionScopeIndex();
+    std::vector<const Expr *> Calls = HC.callsOf(FD);
+    const Stmt *Found = nullptr;
+    for (const Expr *Call : Calls) {
+      const auto *C = dyn_cast<CallExpr>(Call);
+      if (!C || isa<CXXOperatorCallExpr>(C) || Index >= C->getNumArgs())
+        return nullptr;
+      const Stmt *L = stepCounterLoop(C->getArg(Index), C, HC, Depth + 1);
+      if (!L)
+        return nullptr;
+      Found = L;
+    }
+    return Found;
+  }
+  if (!V->isLocalVarDecl() || V->isStaticLocal() || HC.whyHot(FD) || assignsOrEscapes(FD->getBody(), V))
+    return nullptr;
+  // The innermost loop around At counts: it steps V, declared outside it or in its for-init.
+  const Stmt *Counting = nullptr;
+  for (const Stmt *P = HC.parentOf(At); P; P = HC.parentOf(P)) {
+    if (!isLoopStatement(P))
+      continue;
+    if (Counting) { // a loop around the counting loop: only an epoch loop may be there
+      if (!HC.isEpochLoop(P))
+        return nullptr;
+      continue;
+    }
+    SourceRange R = P->getSourceRange();
+    bool DeclaredInside = !(V->getLocation() < R.getBegin()) && !(R.getEnd() < V->getLocation());
+    bool ForInit = false;
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()))
+        ForInit = llvm::is_contained(DS->decls(), V);
+    if ((DeclaredInside && !ForInit) || !steps(P, V) || isBoundedLoop(P))
+      return nullptr;
+    Counting = P;
+  }
+  return Counting;
+}
+
+/// `{ return p == e; }` (either side): the parameter p (of a counting type, not named in e) that
+/// F's body compares for equality, or null.
+const ParmVarDecl *equalityOfParameter(const FunctionDecl *F) {
+  const auto *Body = F ? dyn_cast_or_null<CompoundStmt>(F->getBody()) : nullptr;
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  const auto *BO = Ret && Ret->getRetValue() ? dyn_cast<BinaryOperator>(Ret->getRetValue()->IgnoreParenImpCasts()) : nullptr;
+  if (!BO || BO->getOpcode() != BO_EQ)
+    return nullptr;
+  for (auto [Side, Other] : {std::pair{BO->getLHS(), BO->getRHS()}, std::pair{BO->getRHS(), BO->getLHS()}}) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Side->IgnoreParenImpCasts());
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (P && isCountType(P->getType()) && !mentions(Other, P))
+      return P;
+  }
+  return nullptr;
+}
+
+/// A test in Cond's `&&` chain that is true on one iteration of a step loop only: `iter == k`
+/// with iter a step counter (stepCounterLoop) and k not naming it, or a call passing such a
+/// counter to a function (every override of a virtual one defined here) that returns
+/// `p == k`. Returns the text to show, and the counting loop.
+std::optional<std::pair<std::string, const Stmt *>> oncePerRunTest(const Expr *Cond, const Stmt *At, ASTContext &Ctx) {
+  if (!Cond)
+    return std::nullopt;
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->getOpcode() == BO_LAnd) {
+    if (auto L = oncePerRunTest(BO->getLHS(), At, Ctx))
+      return L;
+    return oncePerRunTest(BO->getRHS(), At, Ctx);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond); BO && BO->getOpcode() == BO_EQ) {
+    for (auto [Side, Other] : {std::pair{BO->getLHS(), BO->getRHS()}, std::pair{BO->getRHS(), BO->getLHS()}}) {
+      const VarDecl *V = variableOf(Side);
+      if (!V || mentions(Other, V))
+        continue;
+      if (const Stmt *L = stepCounterLoop(Side, At, HC))
+        return std::pair{"`" + sourceText(BO, Ctx) + "`", L};
+    }
+    return std::nullopt;
+  }
+  const auto *C = dyn_cast<CallExpr>(Cond);
+  const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  if (!Callee || isa<CXXOperatorCallExpr>(C))
+    return std::nullopt;
+  std::vector<const FunctionDecl *> Bodies;
+  if (isVirtualDispatch(C)) {
+    for (const CXXMethodDecl *O : HC.overridersOf(cast<CXXMethodDecl>(Callee)))
+      Bodies.push_back(O);
+    if (const FunctionDecl *Def = Callee->getDefinition(); Def && !cast<CXXMethodDecl>(Callee)->isPureVirtual())
+      Bodies.push_back(Def);
+  } else if (const FunctionDecl *Def = Callee->getDefinition()) {
+    Bodies.push_back(Def);
+  }
+  if (Bodies.empty())
+    return std::nullopt;
+  std::optional<unsigned> Index;
+  std::string Shown;
+  for (const FunctionDecl *F : Bodies) {
+    const ParmVarDecl *P = equalityOfParameter(F);
+    if (!P || (Index && *Index != P->getFunctionScopeIndex()))
+      return std::nullopt;
+    Index = P->getFunctionScopeIndex();
+    if (Shown.empty()) {
+      const auto *Ret = cast<ReturnStmt>(cast<CompoundStmt>(F->getBody())->body_front());
+      Shown = sourceText(Ret->getRetValue(), Ctx);
+    }
+  }
+  if (*Index >= C->getNumArgs())
+    return std::nullopt;
+  const Stmt *L = stepCounterLoop(C->getArg(*Index), At, HC);
+  if (!L)
+    return std::nullopt;
+  return std::pair{"`" + sourceText(C, Ctx) + "` (true when " + Shown + ")", L};
+}
+
 } // namespace
 
 bool insideAssert(const Stmt *S, ASTContext &Ctx) {
@@ -239,6 +428,16 @@ static std::optional<RarePath> rarePath(const Stmt *S, ASTContext &Ctx, unsigned
           std::string Text = sourceText(Test, Ctx);
           unsigned Line = SM.getPresumedLineNumber(SM.getExpansionLoc(If->getBeginLoc()));
           return RarePath{"it only runs in the logging branch `if (" + Text + ")` at line " + std::to_string(Line),
+                          true};
+        }
+      // A once-per-run branch: `if (iter == warmup_steps)`, `if (opt.should_prune(iter))` with
+      // should_prune returning `iter == k`, iter counting the step loop's iterations.
+      if (Prev == If->getThen())
+        if (auto Once = oncePerRunTest(If->getCond(), If, Ctx)) {
+          unsigned Line = SM.getPresumedLineNumber(SM.getExpansionLoc(If->getBeginLoc()));
+          return RarePath{"it only runs when " + Once->first + " at line " + std::to_string(Line) +
+                              ", on one iteration of the loop at " +
+                              HC.placeFrom(Once->second->getBeginLoc(), If->getBeginLoc()),
                           true};
         }
       // A lazy initialisation: `if (!graph_) { graph_ = ...; }` runs once, on the first call.
