@@ -17,8 +17,9 @@ namespace {
 
 bool isOptionsArg(const Expr *A) { return isTensorOptionsType(A->getType()) || isa<CXXDefaultArgExpr>(A); }
 
-/// The local variable Call initializes, when it is then written in place (`auto m = torch::eye(4);
-/// m.index_put_(...)`: a scratch tensor filled on every call, not a constant), or escapes by
+/// The local variable Call initializes (itself, or through a chain of tensor methods: `auto m =
+/// torch::eye(4).repeat({bs, 1, 1})`), when it is then written in place (`m.index_put_(...)`: a
+/// scratch tensor filled on every call, not a constant), or escapes by
 /// non-const reference (it may be): true. Hoisting such a tensor would change what the code does.
 bool scratchTensor(const CallExpr *Call, const FunctionDecl *F) {
   if (!F || !F->getBody())
@@ -29,7 +30,16 @@ bool scratchTensor(const CallExpr *Call, const FunctionDecl *F) {
     bool Written = false;
     bool shouldVisitLambdaBody() const { return true; }
     bool VisitVarDecl(VarDecl *V) {
-      if (V->getInit() && stripCopies(V->getInit()) == Call)
+      // The factory itself, or a chain of tensor methods on it (`torch::eye(4).repeat({bs, 1, 1})`,
+      // `.expand(...).clone()`): a write into the variable fills a tensor made on this call.
+      const Expr *E = V->getInit() ? stripCopies(V->getInit()) : nullptr;
+      while (E && E != Call) {
+        const auto *M = dyn_cast<CXXMemberCallExpr>(E);
+        if (!M || !isTensorType(M->getType()))
+          return true;
+        E = stripCopies(M->getImplicitObjectArgument());
+      }
+      if (E)
         Var = V;
       return true;
     }
