@@ -195,8 +195,22 @@ bool assignsOrEscapes(const Stmt *S, const VarDecl *V) {
     if (const FunctionDecl *F = C->getDirectCallee())
       for (unsigned I = 0; I < C->getNumArgs() && I < F->getNumParams(); ++I) {
         QualType T = F->getParamDecl(I)->getType();
-        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() && variableOf(C->getArg(I)) == V)
-          return true;
+        if (!T->isReferenceType() || T.getNonReferenceType().isConstQualified() || variableOf(C->getArg(I)) != V)
+          continue;
+        // A forwarding reference (`std::format("{}", iter)`, a logging macro's Args&&...) passes
+        // the value on; it is not a write.
+        if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern(); Pattern && Pattern->getNumParams()) {
+          const ParmVarDecl *PP = Pattern->getParamDecl(std::min(I, Pattern->getNumParams() - 1));
+          QualType PT = PP->getType();
+          if (const auto *PE = PT->getAs<PackExpansionType>())
+            PT = PE->getPattern();
+          else if (I >= Pattern->getNumParams() - 1 && I != Pattern->getNumParams() - 1)
+            PT = QualType();
+          if (!PT.isNull())
+            if (const auto *RR = PT->getAs<RValueReferenceType>(); RR && RR->getPointeeType()->getAs<TemplateTypeParmType>())
+              continue;
+        }
+        return true;
       }
   for (const Stmt *C : S->children())
     if (assignsOrEscapes(C, V))

@@ -1,5 +1,7 @@
 #include "rules/SyncExplicitCheck.h"
+#include "core/Recovery.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -89,6 +91,102 @@ bool bracketsTiming(const Stmt *Call, ASTContext &Ctx) {
   return false;
 }
 
+/// The name a call calls: its callee's, or, for a call the parse could not resolve (a CUDA
+/// runtime function without the toolkit's headers), the name written.
+llvm::StringRef calledName(const Expr *E) {
+  const Expr *Callee = nullptr;
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    if (const FunctionDecl *F = C->getDirectCallee())
+      return F->getDeclName().isIdentifier() ? F->getName() : "";
+    Callee = C->getCallee();
+  } else if (const auto *R = dyn_cast<RecoveryExpr>(E); R && !R->subExpressions().empty()) {
+    Callee = R->subExpressions().front();
+  }
+  if (!Callee)
+    return "";
+  Callee = Callee->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return U->getName().isIdentifier() ? U->getName().getAsIdentifierInfo()->getName() : "";
+  if (const auto *D = dyn_cast<DeclRefExpr>(Callee))
+    return D->getDecl()->getDeclName().isIdentifier() ? D->getDecl()->getName() : "";
+  return "";
+}
+
+/// The stream variable or field E names: `s`, `s.stream()`, `s` converted to cudaStream_t.
+const ValueDecl *streamNamed(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = M->getMethodDecl();
+    if (MD && (isa<CXXConversionDecl>(MD) || (MD->getDeclName().isIdentifier() && MD->getName() == "stream")))
+      return streamNamed(M->getImplicitObjectArgument());
+    return nullptr;
+  }
+  if (const auto *D = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(D->getDecl());
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return nullptr;
+}
+
+/// True when the stream D (a variable or field) only ever carries host callbacks: user code of
+/// this TU names it only to enqueue a host function (cudaLaunchHostFunc, cudaStreamAddCallback),
+/// to synchronize or query it, or to assign it a pool stream, and enqueues at least one host
+/// function. Synchronizing it waits for those callbacks, not for the training kernels on the
+/// current stream (a GUI progress callback run off the training thread).
+bool onlyCarriesHostCallbacks(const ValueDecl *D, ASTContext &Ctx) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const ValueDecl *D;
+    const SourceManager &SM;
+    unsigned Named = 0, Accounted = 0, HostFunctions = 0;
+    Uses(const ValueDecl *D, const SourceManager &SM) : D(D), SM(SM) {}
+    bool shouldVisitLambdaBody() const { return true; }
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool TraverseDecl(Decl *X) {
+      if (X && !isa<TranslationUnitDecl>(X) && isLibraryLocation(SM, X->getLocation()))
+        return true;
+      return RecursiveASTVisitor::TraverseDecl(X);
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Named += E->getDecl() == D;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      Named += E->getMemberDecl() == D;
+      return true;
+    }
+    void hostFunctionCall(const Expr *E, llvm::ArrayRef<const Expr *> Args) {
+      llvm::StringRef N = calledName(E);
+      if ((N == "cudaLaunchHostFunc" || N == "cudaStreamAddCallback") && !Args.empty() && streamNamed(Args[0]) == D) {
+        ++HostFunctions;
+        ++Accounted;
+      }
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      hostFunctionCall(C, llvm::ArrayRef<const Expr *>(C->getArgs(), C->getNumArgs()));
+      if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
+        if (const CXXMethodDecl *MD = M->getMethodDecl(); MD && MD->getDeclName().isIdentifier() &&
+                                                           (MD->getName() == "synchronize" || MD->getName() == "query"))
+          if (const Expr *Obj = M->getImplicitObjectArgument(); Obj && streamNamed(Obj) == D)
+            ++Accounted;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Equal &&
+                                                            streamNamed(Op->getArg(0)) == D &&
+                                                            calledName(Op->getArg(1)->IgnoreImplicit()) == "getStreamFromPool")
+        ++Accounted;
+      return true;
+    }
+    bool VisitRecoveryExpr(RecoveryExpr *R) {
+      auto Subs = R->subExpressions();
+      if (Subs.size() > 1)
+        hostFunctionCall(R, llvm::ArrayRef<const Expr *>(Subs.begin() + 1, Subs.end()));
+      return true;
+    }
+  } U(D, Ctx.getSourceManager());
+  U.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return U.HostFunctions > 0 && U.Named == U.Accounted;
+}
+
 } // namespace
 
 void SyncExplicitCheck::registerMatchers(MatchFinder *Finder) {
@@ -109,6 +207,14 @@ void SyncExplicitCheck::check(const MatchFinder::MatchResult &Result) {
   auto Site = assess(Call, nullptr, *Result.Context);
   if (!Site || bracketsTiming(Call, *Result.Context))
     return; // synchronizing to read a clock is what timing code must do
+  // A side stream that only runs host callbacks: the wait is for the callback, not the GPU.
+  const Expr *Stream = nullptr;
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+    Stream = M->getImplicitObjectArgument();
+  else if (calledName(Call) == "cudaStreamSynchronize" && Call->getNumArgs() == 1)
+    Stream = Call->getArg(0);
+  if (const ValueDecl *D = streamNamed(Stream); D && onlyCarriesHostCallbacks(D, *Result.Context))
+    return;
   const FunctionDecl *FD = Call->getDirectCallee();
   std::string Name = FD->getQualifiedNameAsString();
   if (const auto *M = dyn_cast<CXXMethodDecl>(FD))

@@ -1,7 +1,8 @@
 // torch-sync-item: statistics read once per training, in a branch that one iteration of the step
 // loop takes: `if (step == warmup_steps)` on the loop's own counter, and a pruning schedule whose
 // predicate (a virtual method, overridden here) returns `iter == start + steps`, passed the
-// counter through two member functions. Each runs on one step of the whole run: no finding.
+// counter through two member functions (one logs it through a forwarding reference). Each runs
+// on one step of the whole run: no finding.
 // Look-alikes that do run on every step (an epoch counter tested inside the batch loop, a
 // per-layer counter inside the step, a rank) are in once_per_run_branch.cpp.
 #include <torch/torch.h>
@@ -19,6 +20,12 @@ struct FixedSchedule : Schedule {
 };
 
 bool is_last(long step, long total) { return step == total - 1; }
+
+// A logger taking its arguments by forwarding reference reads the counter; it does not write it.
+template <typename... Args> void log_debug(const char *format, Args &&...args) {
+  if (false)
+    ((std::cout << format) << ... << args);
+}
 
 struct Trainer {
   torch::Device device{torch::kCUDA};
@@ -39,6 +46,7 @@ struct Trainer {
     opt.zero_grad();
     loss.backward();
     opt.step();
+    log_debug("step ", iter);
     prune(iter);
   }
 
