@@ -132,6 +132,15 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
 
+  /// A local device variable that nothing names (`torch::Device device(cuda ? torch::kCUDA :
+  /// torch::kCPU);` in a program that never passes it anywhere) says nothing about where the code
+  /// runs: its initializer is not a use of CUDA.
+  bool TraverseVarDecl(VarDecl *V) {
+    if (V && V->isLocalVarDecl() && !V->isReferenced() && isDeviceValueType(V->getType()))
+      return true;
+    return RecursiveASTVisitor::TraverseVarDecl(V);
+  }
+
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD)
