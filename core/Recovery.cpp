@@ -1162,7 +1162,11 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
       Msg += P.Synthesised == 0 ? "torchlint's stand-in declarations"
              : P.StandIns == 0  ? "torchlint's synthesised declarations"
                                 : "torchlint's stand-in and synthesised declarations";
-      Msg += " and judged; no finding rests on them";
+      // A logging macro written as a stream (`PLOG_INFO <<`) is read as a std::ostream: what is
+      // streamed into it is judged as for std::cout.
+      Msg += llvm::StringRef(P.SynthNames).contains(" <<")
+                 ? " and judged; no finding rests on them but for the logging macros read as streams (`NAME <<`)"
+                 : " and judged; no finding rests on them";
     }
     R.Notices.push_back(std::move(Msg));
     return;

@@ -133,7 +133,8 @@ void DeclarationSynthesis::learnAliases(llvm::StringRef Text) {
 }
 
 bool DeclarationSynthesis::empty() const {
-  return Root.Children.empty() && Members.empty() && StdHeaders.empty() && DeclarationMacros.empty();
+  return Root.Children.empty() && Members.empty() && StdHeaders.empty() && DeclarationMacros.empty() &&
+         StreamMacros.empty();
 }
 
 bool DeclarationSynthesis::declare(const std::vector<std::string> &Path, Kind K, const std::string &Params) {
@@ -297,6 +298,24 @@ bool DeclarationSynthesis::fromChain(std::vector<std::string> Qualifier, llvm::S
   // A bare name, not called: declared only when it is still unknown in the next parse (Pending).
   if (Qualifier.empty() && Comps.size() == 1 && !Comps[0].HasArgs && H != NamespaceHint && H != TemplateHint) {
     llvm::StringRef F = Follow;
+    // `PLOG_INFO << "loss " << loss;` at a statement's start: a logging library's macro used as
+    // a stream (plog, glog-style wrappers), a name in capitals: declared at once.
+    llvm::StringRef N = Comps[0].Name;
+    llvm::StringRef Prev = Before.rtrim(" \t\r\n");
+    // Line comments between the previous statement and the name.
+    for (size_t NL = Prev.rfind('\n'), C = Prev.find("//", NL == llvm::StringRef::npos ? 0 : NL);
+         C != llvm::StringRef::npos && !Prev.empty();
+         NL = Prev.rfind('\n'), C = Prev.find("//", NL == llvm::StringRef::npos ? 0 : NL))
+      Prev = Prev.take_front(C).rtrim(" \t\r\n");
+    bool StreamMacro = F.starts_with("<<") && !F.starts_with("<<=") && N.size() >= 3 && llvm::isUpper(N[0]) &&
+                       llvm::all_of(N, [](char C) { return llvm::isUpper(C) || llvm::isDigit(C) || C == '_'; }) &&
+                       (Prev.empty() || Prev.ends_with(";") || Prev.ends_with("{") || Prev.ends_with("}") ||
+                        Prev.ends_with(")"));
+    if (StreamMacro) {
+      bool New = StreamMacros.insert(N.str()).second;
+      New |= StdHeaders.insert("ostream").second;
+      return New;
+    }
     if (!F.starts_with("(")) {
       if (F.starts_with(",") || F.starts_with(")"))
         if (H == TypeHint)
@@ -531,6 +550,8 @@ std::vector<std::string> DeclarationSynthesis::names() const {
     Out.push_back("." + M);
   for (const std::string &M : DeclarationMacros)
     Out.push_back(M + "(...)");
+  for (const std::string &M : StreamMacros)
+    Out.push_back(M + " <<");
   return Out;
 }
 
@@ -568,6 +589,11 @@ std::string DeclarationSynthesis::header() const {
   // Namespace-level declarations first (they may add members), then the types, then those.
   std::map<std::string, bool> Ms = Members;
   std::string Decls;
+  // Logging macros written as streams (`PLOG_INFO << ...`): a std::ostream, so that what is
+  // streamed into them is judged as it is for std::cout (a tensor printed per step).
+  for (const std::string &M : StreamMacros)
+    Decls += "#if __has_include(<ostream>)\nextern std::ostream &" + M + ";\n#else\nextern ::" +
+             std::string(SynthNamespace) + "::__value " + M + ";\n#endif\n";
   for (const auto &[Name, N] : Root.Children)
     emit(Decls, Name, N, "", Ms);
   std::string MemberDecls;

@@ -100,6 +100,9 @@ private:
   /// Function-like macros written where a member or namespace-level declaration starts
   /// (`MSGPACK_DEFINE_MAP(a, b)` in a struct): defined to expand to nothing.
   std::set<std::string> DeclarationMacros;
+  /// Names in capitals written as a statement's start and followed by `<<` (`PLOG_INFO << loss;`):
+  /// a logging library's stream macro, declared as a std::ostream.
+  std::set<std::string> StreamMacros;
   bool learnStd(llvm::StringRef Name);
 };
 

@@ -1,7 +1,21 @@
 // torchlint stand-in for nlohmann/json (https://json.nlohmann.me): declarations of its commonly used
 // interface only, used when the real nlohmann/json.hpp is not installed. See ../README.md.
 #pragma once
+// What the real json.hpp includes for its users too (a project that writes std::array or
+// std::unordered_map with only json.hpp included compiles against the real one).
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <forward_list>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+#include <valarray>
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>

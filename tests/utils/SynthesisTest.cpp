@@ -96,6 +96,27 @@ TEST(Synthesis, BareNameDeclaredOnlyWhenStillUnknown) {
   EXPECT_NE(S.header().find("extern ::__torchlint_synth::__value counter;"), std::string::npos);
 }
 
+TEST(Synthesis, StreamMacroIsAnOstreamAtOnce) {
+  // plog's `PLOG_INFO << ...` without plog: a name in capitals at a statement's start followed by
+  // `<<` is declared at once (not left pending as a bare name), as a std::ostream, so what is
+  // streamed into it is typed as for std::cout. A bare lower-case name followed by `<<` waits.
+  std::string P = "void f(int step) {\n  PLOG_INFO << \"step \" << step;\n  logger << step;\n}";
+  DeclarationSynthesis S;
+  EXPECT_TRUE(S.learn({at(P, "PLOG_INFO", "use of undeclared identifier 'PLOG_INFO'; did you mean 'google::GLOG_INFO'?"),
+                       at(P, "logger", "use of undeclared identifier 'logger'")}));
+  std::string H = S.header();
+  EXPECT_NE(H.find("extern std::ostream &PLOG_INFO;"), std::string::npos) << H;
+  EXPECT_NE(H.find("#include <ostream>"), std::string::npos) << H;
+  EXPECT_EQ(H.find("logger"), std::string::npos) << H;
+  std::vector<std::string> N = S.names();
+  EXPECT_NE(std::find(N.begin(), N.end(), "PLOG_INFO <<"), N.end());
+  // Not at a statement's start (an operand: `x = KB_SIZE << 2;`): not a stream.
+  std::string Q = "int g() { int x = KB_SIZE << 2; return x; }";
+  DeclarationSynthesis T;
+  T.learn({at(Q, "KB_SIZE", "use of undeclared identifier 'KB_SIZE'")});
+  EXPECT_EQ(T.header().find("std::ostream &KB_SIZE"), std::string::npos);
+}
+
 TEST(Synthesis, NothingInStdOrLibtorch) {
   std::string P = "void f() { torch::frobnicate(1); std::expected<int, int> e; c10::foo x; }";
   DeclarationSynthesis S;
