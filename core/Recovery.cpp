@@ -181,6 +181,15 @@ public:
   }
   bool FileNotFound(llvm::StringRef FileName) override {
     // Called before the "file not found" diagnostic: set its severity for this include.
+    // A libtorch header missing from a libtorch whose other headers are here (`torch/linalg.h`,
+    // which the 2.x wheels no longer ship) is a header of another version: skipped as any missing
+    // header is (said by InclusionDirective), not "libtorch not found".
+    bool OtherVersion = !Strict && isLibtorchCoreHeaderName(FileName) && libtorchPresent();
+    if (OtherVersion) {
+      Diags.setSeverity(diag::err_pp_file_not_found, diag::Severity::Ignored, SourceLocation());
+      Diags.setErrorLimit(0);
+      return false;
+    }
     bool Fatal = Strict || isLibtorchCoreHeaderName(FileName);
     if (!Nested && !Fatal)
       MissedHeaders.insert(&SM);
@@ -197,8 +206,15 @@ public:
     // (searched last) could serve: the real header is missing. Said as the missing header it is
     // (missingHeaderOf reads it), so the file is reported as analysed partially; the stand-in's
     // own includes are not the user's.
-    if (!File)
+    if (!File) {
+      if (!Strict && isLibtorchCoreHeaderName(FileName) && libtorchPresent()) {
+        if (!Nested)
+          MissedHeaders.insert(&SM);
+        Diags.Report(FilenameRange.getBegin(), diag::err_pp_hash_error)
+            << ("'" + FileName + "' file not found; " + LibtorchOtherVersionText).str();
+      }
       return;
+    }
     bool ByStandIn = inStandIns(File->getName()), BySynth = isWithin(File->getName(), Synth);
     if (!ByStandIn && !BySynth)
       return;
@@ -224,6 +240,26 @@ public:
 
 private:
   bool inStandIns(llvm::StringRef Path) const { return isWithin(Path, StandIns); }
+  /// True when a folder of the search holds libtorch's core headers (c10/macros/Macros.h, or
+  /// torch/torch.h of the C++ API).
+  bool libtorchPresent() {
+    if (LibtorchPresent)
+      return *LibtorchPresent;
+    LibtorchPresent = false;
+    FileManager &FM = PP.getFileManager();
+    for (const DirectoryLookup &DL : PP.getHeaderSearchInfo().search_dir_range()) {
+      if (!DL.isNormalDir())
+        continue;
+      for (const char *Probe : {"c10/macros/Macros.h", "torch/torch.h"}) {
+        llvm::SmallString<256> P(DL.getDirRef()->getName());
+        llvm::sys::path::append(P, Probe);
+        if (FM.getOptionalFileRef(P))
+          return *(LibtorchPresent = true);
+      }
+    }
+    return false;
+  }
+  std::optional<bool> LibtorchPresent;
   Preprocessor &PP;
   DiagnosticsEngine &Diags;
   const SourceManager &SM;
@@ -583,6 +619,8 @@ std::string pythonlessTorchExtension(const std::vector<std::string> &Args, llvm:
 }
 
 const char *const StandInUsedText = "analysed with torchlint's stand-in declarations for it";
+const char *const LibtorchOtherVersionText =
+    "libtorch's other headers are here: a header of another libtorch version, skipped";
 
 std::string standInDirectory() {
   static const std::string Dir = [] {
@@ -1086,7 +1124,8 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
   };
   auto Missing = [](const Finding &F, bool Libtorch) {
     std::optional<std::string> H = F.isCompilerError() ? missingHeaderOf(F.Message) : std::nullopt;
-    return H && (!Libtorch || isLibtorchCoreHeaderName(*H));
+    return H && (!Libtorch || (isLibtorchCoreHeaderName(*H) &&
+                               !llvm::StringRef(F.Message).contains(LibtorchOtherVersionText)));
   };
   if (std::none_of(R.Findings.begin(), R.Findings.end(), [&](const Finding &F) { return Missing(F, Strict); }))
     return; // nothing missing (with Strict: a missing header stays the fatal error it is)
@@ -1104,7 +1143,7 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
       continue;
     }
     if (auto H = missingHeaderOf(F.Message)) {
-      if (isLibtorchCoreHeaderName(*H)) {
+      if (isLibtorchCoreHeaderName(*H) && !llvm::StringRef(F.Message).contains(LibtorchOtherVersionText)) {
         if (P.Libtorch.empty())
           P.Libtorch = *H;
         continue;
@@ -1116,6 +1155,8 @@ void foldPartialAnalysis(RunResult &R, llvm::StringRef MainFile, bool Strict, bo
       bool Synth = SynthAt != llvm::StringRef::npos;
       if (StandIn)
         Where += ", a stand-in was used";
+      if (Msg.contains(LibtorchOtherVersionText))
+        Where += ", not in this libtorch version";
       if (Synth) {
         Where += ", declarations were synthesised";
         // The names are those of the whole TU (said at the first include they serve, which may

@@ -112,6 +112,10 @@ extern const char *const UnjudgedText;
 std::string standInDirectory();
 /// The end of the message of an include served by a stand-in.
 extern const char *const StandInUsedText;
+/// The end of the message of a libtorch header missing from a libtorch whose other headers were
+/// found (`torch/linalg.h` with the 2.x headers): a missing header like any other, not "libtorch
+/// not found".
+extern const char *const LibtorchOtherVersionText;
 
 /// "'spdlog/spdlog.h' file not found" -> "spdlog/spdlog.h"
 std::optional<std::string> missingHeaderOf(llvm::StringRef CompilerMessage);

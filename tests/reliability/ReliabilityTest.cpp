@@ -357,6 +357,15 @@ const BadInput BadInputs[] = {
      "train.cpp': libtorch's header 'torch/torch.h' not found: torchlint needs libtorch's headers. Pass",
      1,
      "[torch-sync-item]"},
+    // A libtorch header that this libtorch lacks while its other headers are here (torch/linalg.h
+    // is not in the 2.x wheels): a missing header like any other, the rest of the file judged.
+    {"LibtorchHeaderOfAnotherVersion",
+     {{"train.cpp", std::string("#include <torch/linalg_of_another_version.h>\n") + TrainLoop}},
+     "train.cpp -- $F",
+     1,
+     "'torch/linalg_of_another_version.h' (train.cpp:1, not in this libtorch version)",
+     1,
+     "torchlint needs libtorch's headers"},
     {"NonUtf8IsClean",
      {{"latin.cpp", "// caf\xe9 \xff\xfe\nint f() { return 1; }\nconst char *s = \"\xe9\xff\";\n"}},
      "latin.cpp -- $F",
