@@ -187,6 +187,10 @@ public:
     if (isTrainingStepCall(Callee))
       StepCalls.push_back({Frames.back().FD, C, Frames.back().Loops});
     record(Callee, C);
+    // `MyFn::apply(x)`: libtorch runs MyFn::forward() now and MyFn::backward() in this step's
+    // backward pass.
+    for (const CXXMethodDecl *M : autogradFunctionMethodsBehind(C))
+      record(M, C);
     // `agent->step(obs)` through a base may run any override.
     if (isVirtualDispatch(C))
       VirtualCalls.insert(C);
@@ -440,6 +444,24 @@ std::vector<const CXXMethodDecl *> HotCodeAnalysis::overridersOf(const CXXMethod
       Work.append(B->overridden_methods().begin(), B->overridden_methods().end());
     }
   }
+  return Out;
+}
+
+std::vector<const CXXMethodDecl *> autogradFunctionMethodsBehind(const CallExpr *C) {
+  std::vector<const CXXMethodDecl *> Out;
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(C ? C->getDirectCallee() : nullptr);
+  if (!MD || !MD->isStatic() || !MD->getDeclName().isIdentifier() || MD->getName() != "apply" || !isTorchDecl(MD))
+    return Out;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent());
+  if (!Spec || Spec->getName() != "Function" || Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return Out;
+  const CXXRecordDecl *User = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!User)
+    return Out;
+  for (const CXXMethodDecl *M : User->methods())
+    if (M->isStatic() && M->getDeclName().isIdentifier() && (M->getName() == "forward" || M->getName() == "backward"))
+      Out.push_back(M);
   return Out;
 }
 

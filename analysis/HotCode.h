@@ -79,6 +79,12 @@ bool isBoundedLoop(const clang::Stmt *S);
 /// dynamic type's override; not `Base::step(obs)`, which names its method.
 bool isVirtualDispatch(const clang::CallExpr *C);
 
+/// `MyFn::apply(x, w)` of a custom autograd function (a class deriving from
+/// torch::autograd::Function<MyFn>): libtorch's apply() calls MyFn::forward(ctx, ...) there and
+/// MyFn::backward(ctx, grads) in the backward pass of the same step. Those static methods of
+/// MyFn that the class declares, or nothing for any other call.
+std::vector<const clang::CXXMethodDecl *> autogradFunctionMethodsBehind(const clang::CallExpr *C);
+
 class HotCodeAnalysis {
 public:
   /// The analysis of the TU that owns Ctx, built on first use and cached for this thread.

@@ -286,6 +286,10 @@ public:
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
       if (const CXXMethodDecl *MD = MC->getMethodDecl(); MD && isTorchDecl(MD))
         noteModuleMove(MC, MD);
+    // `MyFn::apply(x)` of a custom autograd function: libtorch calls MyFn::forward() there and
+    // MyFn::backward() in the step's backward pass.
+    for (const CXXMethodDecl *F : autogradFunctionMethodsBehind(C))
+      addCall(usrOf(F), C, false);
     if (isLibraryLocation(SM, Callee->getLocation())) {
       // std::make_shared<NetImpl>(3): NetImpl's constructor, called from the library's template,
       // with the arguments written (where its tensor parameters live, when it is the only one).

@@ -296,6 +296,14 @@ namespace cuda {
 bool is_available();
 void synchronize();
 } // namespace cuda
+namespace autograd {
+struct AutogradContext {};
+// A custom autograd function: `struct MyFn : Function<MyFn> { static Tensor forward(AutogradContext *,
+// ...); }`, called as MyFn::apply(...).
+template <class T> struct Function {
+  template <class... Args> static Tensor apply(Args &&...args);
+};
+} // namespace autograd
 } // namespace torch
 
 // TORCH_MODULE(Net): the holder class Net of NetImpl, with ModuleHolder's constructors.

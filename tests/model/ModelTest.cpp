@@ -460,6 +460,33 @@ TEST(ProjectModel, VirtualCallsReachOverridesInOtherFiles) {
   EXPECT_NE(std::string::npos, H->Why.find("called on every step of the loop in play() at main.cc:4")) << H->Why;
 }
 
+TEST(ProjectModel, ACustomAutogradFunctionRunsWhereItsApplyIsCalled) {
+  // MyFn::apply(x) in a function of the step runs MyFn::forward() (and backward()) on every step,
+  // though no code calls them by name: libtorch's apply() does.
+  const char *Fn = "struct Scale : torch::autograd::Function<Scale> {\n"
+                   "  static at::Tensor forward(torch::autograd::AutogradContext *ctx, const at::Tensor &x);\n"
+                   "  static at::Tensor backward(torch::autograd::AutogradContext *ctx, const at::Tensor &g);\n"
+                   "};\n";
+  std::vector<TUSummary> Ss = {
+      summarize(std::string(Fn) +
+                    "at::Tensor Scale::forward(torch::autograd::AutogradContext *, const at::Tensor &x) { return x; }\n"
+                    "at::Tensor Scale::backward(torch::autograd::AutogradContext *, const at::Tensor &g) { return g; }\n",
+                "scale.cc", /*SystemStub=*/true),
+      summarize(std::string(Fn) + "void fit(torch::optim::SGD &opt, at::Tensor x) {\n"
+                                  "  for (int i = 0; i < 10; ++i) {\n"
+                                  "    at::Tensor loss = Scale::apply(x);\n"
+                                  "    loss.backward();\n"
+                                  "    opt.step();\n"
+                                  "  }\n"
+                                  "}\n",
+                "trainer.cc", /*SystemStub=*/true)};
+  ProjectModel M = merged(Ss);
+  std::optional<Hot> H = M.functionHot(usrNamed(Ss, "Scale::forward"));
+  ASSERT_TRUE(H);
+  EXPECT_NE(std::string::npos, H->Why.find("called on every step of the loop in fit() at trainer.cc:7")) << H->Why;
+  EXPECT_TRUE(M.functionHot(usrNamed(Ss, "Scale::backward")));
+}
+
 TEST(ProjectModel, ForwardAndWhatItCallsAreHot) {
   std::vector<TUSummary> Ss = {summarize(std::string(Metrics) +
                                              "at::Tensor scale(const at::Tensor &x);\n"
