@@ -91,11 +91,23 @@ const Expr *onlyReachingAssignment(const DeclRefExpr *Use, const VarDecl *VD, AS
   const VarValues &V = valuesOf(VD, Ctx);
   if (!V.Known || V.Values.size() < 2)
     return nullptr;
+  if (V.EscapedAt.isValid())
+    return nullptr;
   const SourceManager &SM = Ctx.getSourceManager();
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   auto Before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
   };
+  // Every write must be written in the use's own function: one made through a reference
+  // parameter of a callee (`to_device(t)` assigning `out = out.to(kCUDA)`) happens at the call,
+  // which the walk below cannot place.
+  const FunctionDecl *FD = HC.enclosingFunction(Use);
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body)
+    return nullptr;
+  for (const Expr *Val : V.Values)
+    if (Before(Val->getBeginLoc(), Body->getBeginLoc()) || Before(Body->getEndLoc(), Val->getBeginLoc()))
+      return nullptr;
   auto AssignedValue = [&](const Stmt *S) -> const Expr * {
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
       S = EWC->getSubExpr();
