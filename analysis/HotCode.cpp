@@ -299,6 +299,21 @@ std::string HotCodeAnalysis::describe(const FunctionDecl *FD) const {
   return FD->getNameAsString() + "()";
 }
 
+/// Every method O overrides, directly or through the methods those override (each once).
+static std::vector<const CXXMethodDecl *> everyOverridden(const CXXMethodDecl *O) {
+  std::vector<const CXXMethodDecl *> Out;
+  llvm::SmallVector<const CXXMethodDecl *, 4> Work(O->overridden_methods());
+  llvm::DenseSet<const CXXMethodDecl *> Seen;
+  while (!Work.empty()) {
+    const CXXMethodDecl *B = Work.pop_back_val();
+    if (!Seen.insert(B->getCanonicalDecl()).second)
+      continue;
+    Out.push_back(B);
+    Work.append(B->overridden_methods().begin(), B->overridden_methods().end());
+  }
+  return Out;
+}
+
 static bool conditionalWithin(const HotCodeAnalysis &HC, const Stmt *S, const Stmt *Loop);
 
 void HotCodeAnalysis::build() {
@@ -379,13 +394,7 @@ void HotCodeAnalysis::addDispatchedCalls(const std::vector<const CXXMethodDecl *
   // being read).
   std::vector<std::pair<const FunctionDecl *, CallSite>> Added;
   for (const CXXMethodDecl *O : Overriders) {
-    llvm::SmallVector<const CXXMethodDecl *, 4> Work(O->overridden_methods());
-    llvm::DenseSet<const CXXMethodDecl *> Seen;
-    while (!Work.empty()) {
-      const CXXMethodDecl *B = Work.pop_back_val();
-      if (!Seen.insert(B->getCanonicalDecl()).second)
-        continue;
-      Work.append(B->overridden_methods().begin(), B->overridden_methods().end());
+    for (const CXXMethodDecl *B : everyOverridden(O)) {
       auto It = Callers.find(canon(B));
       if (It == Callers.end())
         continue;
@@ -430,20 +439,9 @@ const Stmt *HotCodeAnalysis::hotLoop(const std::vector<const Stmt *> &Loops) con
 std::vector<const CXXMethodDecl *> HotCodeAnalysis::overridersOf(const CXXMethodDecl *M) const {
   std::vector<const CXXMethodDecl *> Out;
   const CXXMethodDecl *Target = M->getCanonicalDecl();
-  for (const CXXMethodDecl *O : Overrides) {
-    llvm::SmallVector<const CXXMethodDecl *, 4> Work(O->overridden_methods());
-    llvm::DenseSet<const CXXMethodDecl *> Seen;
-    while (!Work.empty()) {
-      const CXXMethodDecl *B = Work.pop_back_val();
-      if (!Seen.insert(B->getCanonicalDecl()).second)
-        continue;
-      if (B->getCanonicalDecl() == Target) {
-        Out.push_back(O);
-        break;
-      }
-      Work.append(B->overridden_methods().begin(), B->overridden_methods().end());
-    }
-  }
+  for (const CXXMethodDecl *O : Overrides)
+    if (llvm::any_of(everyOverridden(O), [&](const CXXMethodDecl *B) { return B->getCanonicalDecl() == Target; }))
+      Out.push_back(O);
   return Out;
 }
 
