@@ -5,6 +5,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cli/Accel.h"
+#include "cli/PchCache.h"
 #include "utils/FileHashes.h"
 #include "cli/CudaHost.h"
 #include "cli/InputCheck.h"
@@ -1017,6 +1018,8 @@ int main(int argc, const char **argv) {
     return traceMain(argc - 1, argv + 1);
   if (argc > 1 && StringRef(argv[1]) == "lsp")
     return torchlint::lspMain(argc - 1, argv + 1);
+  if (argc > 1 && StringRef(argv[1]) == "pch")
+    return torchlint::pchMain(argc - 1, argv + 1, torchlint::clangResourceDir(TORCHLINT_CLANG_RESOURCE_DIR));
   std::vector<const char *> IndexArgv;
   if (argc > 1 && StringRef(argv[1]) == "index") {
     IndexMode = true;
