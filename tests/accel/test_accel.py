@@ -609,6 +609,69 @@ class HeaderFirst(unittest.TestCase):
         self.assertEqual(0, r.returncode, r.stdout + r.stderr)
 
 
+class PchCommand(unittest.TestCase):
+    """`torchlint pch HEADER -o OUT -- FLAGS`: the PCH of the automatic one for clang-tidy plugin users
+    (and the corpus). It holds no vtable uses: a TU that loads it does not instantiate the virtual
+    members of the header's class templates again (libtorch's: 3.6 s -> 0.8 s per TU)."""
+
+    # Constructing B<int> uses its vtable; defining that vtable instantiates f(), which is
+    # ill-formed for int. A prefix (PCH) never defines vtables; a TU loading clang's own PCH does.
+    HEADER = ("#pragma once\n"
+              "template <class T> struct B { virtual ~B() {} virtual void f() { T::no_such_member(); } };\n"
+              "inline void make() { B<int> b; (void)b; }\n")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="torchlint-pch-")
+        self.header = os.path.join(self.tmp, "vt.h")
+        with open(self.header, "w") as f:
+            f.write(self.HEADER)
+        self.tu = os.path.join(self.tmp, "tu.cpp")
+        with open(self.tu, "w") as f:
+            f.write("int main() { return 0; }\n")
+        self.tl = os.path.join(ARGS.build, "bin", "torchlint")
+        self.clang = shutil.which("clang++-19")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def load(self, pch):
+        return run([self.clang, "-fsyntax-only", "-x", "c++", "-std=c++17", "-include-pch", pch, self.tu])
+
+    def test_a_tu_loading_it_defines_no_vtable_of_the_header(self):
+        if not self.clang:
+            self.skipTest("clang++-19 not installed")
+        # clang's own PCH: the TU defines the vtable and meets the error (the test is not vacuous).
+        plain = os.path.join(self.tmp, "plain.pch")
+        r = run([self.clang, "-std=c++17", "-x", "c++-header", self.header, "-o", plain])
+        self.assertEqual(0, r.returncode, r.stderr)
+        r = self.load(plain)
+        self.assertNotEqual(0, r.returncode)
+        self.assertIn("no_such_member", r.stderr)
+        out = os.path.join(self.tmp, "out.pch")
+        r = run([self.tl, "pch", self.header, "-o", out, "--", "-std=c++17"])
+        self.assertEqual(0, r.returncode, r.stderr)
+        r = self.load(out)
+        self.assertEqual(0, r.returncode, r.stderr)
+        self.assertEqual([n for n in os.listdir(self.tmp) if ".tmp" in n], [])
+
+    def test_bad_input_is_exit_2_naming_the_file(self):
+        out = os.path.join(self.tmp, "out.pch")
+        r = run([self.tl, "pch", os.path.join(self.tmp, "nothere.h"), "-o", out, "--", "-std=c++17"])
+        self.assertEqual(2, r.returncode)
+        self.assertIn("nothere.h': no such file", r.stderr)
+        bad = os.path.join(self.tmp, "bad.h")
+        with open(bad, "w") as f:
+            f.write("int x = ;\n")
+        r = run([self.tl, "pch", bad, "-o", out, "--", "-std=c++17"])
+        self.assertEqual(2, r.returncode)
+        self.assertIn("bad.h' does not compile with these flags; no PCH written", r.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual([n for n in os.listdir(self.tmp) if ".tmp" in n], [])
+        r = run([self.tl, "pch", self.header])
+        self.assertEqual(2, r.returncode)
+        self.assertIn("usage: torchlint pch HEADER -o OUT", r.stderr)
+
+
 def main():
     global ARGS
     ap = argparse.ArgumentParser()
