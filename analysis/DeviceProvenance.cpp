@@ -3,7 +3,10 @@
 // CPU tensors returns (`std::get<1>(torch::max(t.cpu(), 1))`, `auto [v, i] = t.cpu().sort(1)`),
 // and the result of a user function defined in the TU all of whose return statements return
 // provably CPU tensors (`Tensor to_host(const Tensor &t) { return t.cpu(); }`); likewise for a
-// device. (Documented here, not in the header, which every sync check includes.)
+// device; and in a custom autograd Function, `ctx->saved_data["k"].toTensor()` when every tensor
+// that the Function's methods store under "k" is (savedDataStores). (Documented here, not in the
+// header, which every sync check includes.)
+#include "analysis/Autograd.h"
 #include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/TorchTypes.h"
@@ -11,6 +14,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
 #include <map>
 
 using namespace clang;
@@ -169,6 +173,73 @@ const Expr *onlyReachingAssignment(const DeclRefExpr *Use, const VarDecl *VD, AS
   return Assigned;
 }
 
+/// What a value converted to an IValue was (`saved_data["k"] = t` stores IValue(t)).
+const Expr *beforeIValue(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImplicit();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    const auto *C = dyn_cast<CXXConstructExpr>(E);
+    if (!C || C->getNumArgs() == 0 || isTensorType(C->getType()) ||
+        !std::all_of(C->arg_begin() + 1, C->arg_end(), [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+      return E;
+    E = C->getArg(0);
+  }
+  return E;
+}
+
+/// `ctx->saved_data["k"]` (AutogradContext's map of saved values): its key, or "".
+llvm::StringRef savedDataKey(const Expr *E) {
+  const auto *Sub = dyn_cast_or_null<CXXOperatorCallExpr>(E ? E->IgnoreImplicit() : nullptr);
+  if (!Sub || Sub->getOperator() != OO_Subscript || Sub->getNumArgs() != 2)
+    return "";
+  const auto *ME = dyn_cast<MemberExpr>(Sub->getArg(0)->IgnoreImplicit());
+  if (!ME || !ME->getMemberDecl()->getDeclName().isIdentifier() || ME->getMemberDecl()->getName() != "saved_data" ||
+      !isTorchDecl(ME->getMemberDecl()))
+    return "";
+  const Expr *K = beforeIValue(Sub->getArg(1));
+  if (const auto *SL = dyn_cast_or_null<StringLiteral>(K ? K->IgnoreImplicit() : nullptr))
+    return SL->getString();
+  return "";
+}
+
+/// The values stored under Key into saved_data by the methods of Class (a custom autograd
+/// Function: forward() saves what backward() reads), or false when there is none or a method of
+/// Class hands its context to another function (which may store under the same key).
+bool savedDataStores(const CXXRecordDecl *Class, llvm::StringRef Key, llvm::SmallVectorImpl<const Expr *> &Out) {
+  auto IsContext = [](const ValueDecl *VD) {
+    const auto *PV = dyn_cast_or_null<ParmVarDecl>(VD);
+    const CXXRecordDecl *R = PV ? PV->getType()->getPointeeCXXRecordDecl() : nullptr;
+    return R && R->getDeclName().isIdentifier() && R->getName() == "AutogradContext";
+  };
+  bool Escapes = false;
+  for (const CXXMethodDecl *M : Class->methods()) {
+    forEachCall(M->getBody(), [&](const CallExpr *C) {
+      for (const Expr *A : C->arguments())
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreImplicit()); DRE && IsContext(DRE->getDecl()))
+          Escapes = true;
+      // saved_data.insert(...), emplace(...): stores this walk does not read.
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+        if (const auto *ME = dyn_cast_or_null<MemberExpr>(MC->getImplicitObjectArgument()
+                                                               ? MC->getImplicitObjectArgument()->IgnoreImplicit()
+                                                               : nullptr);
+            ME && ME->getMemberDecl()->getDeclName().isIdentifier() && ME->getMemberDecl()->getName() == "saved_data")
+          Escapes = true;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
+          Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && savedDataKey(Op->getArg(0)) == Key &&
+          !llvm::is_contained(Out, Op->getArg(1)))
+        Out.push_back(Op->getArg(1));
+    });
+  }
+  return !Escapes && !Out.empty();
+}
+
 class Prover {
 public:
   explicit Prover(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -238,6 +309,19 @@ public:
             !llvm::StringRef(Owner).starts_with("torch::jit::"))
           return operands(MC, Depth);
         return D::Unknown;
+      }
+      // `ctx->saved_data["k"].toTensor()` in a custom autograd Function's backward(): where the
+      // tensors that its methods store under "k" live (forward()'s `ctx->saved_data["k"] = t`).
+      if (MD && Obj && isTorchDecl(MD) && MD->getDeclName().isIdentifier() && MD->getName() == "toTensor") {
+        llvm::StringRef Key = savedDataKey(Obj);
+        const auto *In = dyn_cast_or_null<CXXMethodDecl>(Key.empty() ? nullptr : enclosingFunction(MC, Ctx));
+        llvm::SmallVector<const Expr *, 2> Stored;
+        if (!In || !savedDataStores(In->getParent(), Key, Stored))
+          return D::Unknown;
+        D K = D::None;
+        for (const Expr *S : Stored)
+          K = merge(K, tensor(beforeIValue(S), Depth + 1));
+        return K == D::None ? D::Unknown : K;
       }
       if (!MD || !Obj || !isTensorType(Obj->getType()))
         return D::Unknown;
