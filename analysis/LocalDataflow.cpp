@@ -7,6 +7,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include <algorithm>
 #include <memory>
 
 using namespace clang;
@@ -579,6 +580,95 @@ const llvm::DenseMap<const FieldDecl *, VarValues> &fieldWritesOf(ASTContext &Ct
     C.TraverseDecl(Ctx.getTranslationUnitDecl());
   }
   return W.Map;
+}
+
+/// The right-hand side of `V = X;` (or V's initialiser) when that write is the only one of the
+/// local V that reaches the use Use: a statement of a block around Use, before it, with no other write of V
+/// written between the two, nor after Use inside a loop around Use that the assignment is outside
+/// of (the loop's next iteration would bring it back). `t = t.cpu().to(torch::kDouble);` followed
+/// by `t[i][j].item<double>()`: the use reads the host copy whatever t held before. Null otherwise.
+const Expr *onlyReachingAssignment(const DeclRefExpr *Use, const VarDecl *VD, ASTContext &Ctx) {
+  if (!VD->isLocalVarDecl() || VD->isStaticLocal())
+    return nullptr;
+  const VarValues &V = valuesOf(VD, Ctx);
+  if (!V.Known || V.Values.size() < 2)
+    return nullptr;
+  if (V.EscapedAt.isValid())
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
+  };
+  // Every write must be written in the use's own function: one made through a reference
+  // parameter of a callee (`to_device(t)` assigning `out = out.to(kCUDA)`) happens at the call,
+  // which the walk below cannot place.
+  const FunctionDecl *FD = HC.enclosingFunction(Use);
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body)
+    return nullptr;
+  for (const Expr *Val : V.Values)
+    if (Before(Val->getBeginLoc(), Body->getBeginLoc()) || Before(Body->getEndLoc(), Val->getBeginLoc()))
+      return nullptr;
+  auto AssignedValue = [&](const Stmt *S) -> const Expr * {
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+      S = EWC->getSubExpr();
+    const Expr *L = nullptr, *R = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      L = BO->getLHS(), R = BO->getRHS();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      L = Op->getArg(0), R = Op->getArg(1);
+    const auto *D = L ? dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts()) : nullptr;
+    return D && D->getDecl() == VD ? R : nullptr;
+  };
+  std::vector<const Stmt *> Loops; // loops around Use, up to the block of the assignment
+  const Expr *Assigned = nullptr;
+  for (const Stmt *Child = Use, *P = HC.parentOf(Use); P && !Assigned; Child = P, P = HC.parentOf(P)) {
+    if (isa<LambdaExpr>(P))
+      return nullptr;
+    if (isLoopStatement(P))
+      Loops.push_back(P);
+    const auto *Block = dyn_cast<CompoundStmt>(P);
+    if (!Block)
+      continue;
+    const Stmt *Prev = nullptr;
+    for (const Stmt *S : Block->body()) {
+      if (S == Child)
+        break;
+      Prev = S;
+    }
+    // The nearest statement before Child in this block that writes V decides: an assignment of
+    // V is the answer; any other write (in a branch, a nested block) leaves nothing proved.
+    for (auto It = std::find(Block->body_rbegin(), Block->body_rend(), Prev); Prev && It != Block->body_rend(); ++It) {
+      const Stmt *S = *It;
+      bool Writes = false;
+      for (const Expr *Val : V.Values)
+        if (!Before(Val->getBeginLoc(), S->getBeginLoc()) && !Before(S->getEndLoc(), Val->getBeginLoc()))
+          Writes = true;
+      if (!Writes)
+        continue;
+      Assigned = AssignedValue(S);
+      if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl() && DS->getSingleDecl() == VD)
+        Assigned = VD->getInit();
+      if (!Assigned)
+        return nullptr;
+      break;
+    }
+  }
+  if (!Assigned)
+    return nullptr;
+  for (const Expr *Val : V.Values) {
+    if (Val == Assigned)
+      continue;
+    SourceLocation L = Val->getBeginLoc();
+    if (Before(Assigned->getBeginLoc(), L) && Before(L, Use->getBeginLoc()))
+      return nullptr; // written between
+    if (Before(Use->getBeginLoc(), L))
+      for (const Stmt *Loop : Loops)
+        if (!Before(L, Loop->getBeginLoc()) && !Before(Loop->getEndLoc(), L))
+          return nullptr; // written later in a loop around the use: reaches it on the next iteration
+  }
+  return Assigned;
 }
 
 } // namespace torchlint

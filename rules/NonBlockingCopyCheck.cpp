@@ -149,11 +149,14 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
     if (Cond && VD->isLocalVarDecl() && !isa<ParmVarDecl>(VD) && fillsInCondition(Cond, VD))
       return VD;
   }
-  // A local that holds the batch (or a part of it) all along.
+  // A local that holds the batch (or a part of it) all along, or where it is read: `auto x =
+  // batch.data;` then `x = x.to(device);` (the initialiser is the only write that reaches the copy).
   if (Depth < 2 && VD->isLocalVarDecl() && VD->getInit()) {
     const VarValues &V = valuesOf(VD, Ctx);
     if (V.Known && !V.Written && V.Values.size() == 1)
       return batchVariable(stripCopies(V.Values.front()), Ctx, Depth + 1);
+    if (const Expr *Reaching = onlyReachingAssignment(DRE, VD, Ctx))
+      return batchVariable(stripCopies(Reaching), Ctx, Depth + 1);
   }
   return nullptr;
 }
