@@ -14,7 +14,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <algorithm>
 #include <map>
 
 using namespace clang;
@@ -84,25 +83,11 @@ bool isOptionalOf(QualType T, llvm::StringRef Inner) {
   return false;
 }
 
-/// What a value converted to an IValue was (`saved_data["k"] = t` stores IValue(t)).
-const Expr *beforeIValue(const Expr *E) {
-  while (E) {
-    E = E->IgnoreImplicit();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = M->getSubExpr();
-      continue;
-    }
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
-      E = B->getSubExpr();
-      continue;
-    }
-    const auto *C = dyn_cast<CXXConstructExpr>(E);
-    if (!C || C->getNumArgs() == 0 || isTensorType(C->getType()) ||
-        !std::all_of(C->arg_begin() + 1, C->arg_end(), [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
-      return E;
-    E = C->getArg(0);
-  }
-  return E;
+/// E names a member called saved_data (`ctx->saved_data`): that member, or null.
+const ValueDecl *savedDataMember(const Expr *E) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(E ? E->IgnoreImplicit() : nullptr);
+  const ValueDecl *M = ME ? ME->getMemberDecl() : nullptr;
+  return M && M->getDeclName().isIdentifier() && M->getName() == "saved_data" ? M : nullptr;
 }
 
 /// `ctx->saved_data["k"]` (AutogradContext's map of saved values): its key, or "".
@@ -110,12 +95,10 @@ llvm::StringRef savedDataKey(const Expr *E) {
   const auto *Sub = dyn_cast_or_null<CXXOperatorCallExpr>(E ? E->IgnoreImplicit() : nullptr);
   if (!Sub || Sub->getOperator() != OO_Subscript || Sub->getNumArgs() != 2)
     return "";
-  const auto *ME = dyn_cast<MemberExpr>(Sub->getArg(0)->IgnoreImplicit());
-  if (!ME || !ME->getMemberDecl()->getDeclName().isIdentifier() || ME->getMemberDecl()->getName() != "saved_data" ||
-      !isTorchDecl(ME->getMemberDecl()))
+  const ValueDecl *M = savedDataMember(Sub->getArg(0));
+  if (!M || !isTorchDecl(M))
     return "";
-  const Expr *K = beforeIValue(Sub->getArg(1));
-  if (const auto *SL = dyn_cast_or_null<StringLiteral>(K ? K->IgnoreImplicit() : nullptr))
+  if (const auto *SL = dyn_cast_or_null<StringLiteral>(written(Sub->getArg(1)))) // std::string("k")
     return SL->getString();
   return "";
 }
@@ -136,12 +119,8 @@ bool savedDataStores(const CXXRecordDecl *Class, llvm::StringRef Key, llvm::Smal
         if (const auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreImplicit()); DRE && IsContext(DRE->getDecl()))
           Escapes = true;
       // saved_data.insert(...), emplace(...): stores this walk does not read.
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-        if (const auto *ME = dyn_cast_or_null<MemberExpr>(MC->getImplicitObjectArgument()
-                                                               ? MC->getImplicitObjectArgument()->IgnoreImplicit()
-                                                               : nullptr);
-            ME && ME->getMemberDecl()->getDeclName().isIdentifier() && ME->getMemberDecl()->getName() == "saved_data")
-          Escapes = true;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C); MC && savedDataMember(MC->getImplicitObjectArgument()))
+        Escapes = true;
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C);
           Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && savedDataKey(Op->getArg(0)) == Key &&
           !llvm::is_contained(Out, Op->getArg(1)))
@@ -231,7 +210,7 @@ public:
           return D::Unknown;
         D K = D::None;
         for (const Expr *S : Stored)
-          K = merge(K, tensor(beforeIValue(S), Depth + 1));
+          K = merge(K, tensor(written(S), Depth + 1)); // IValue(t): t
         return K == D::None ? D::Unknown : K;
       }
       if (!MD || !Obj || !isTensorType(Obj->getType()))
