@@ -6,7 +6,6 @@
 // device; and in a custom autograd Function, `ctx->saved_data["k"].toTensor()` when every tensor
 // that the Function's methods store under "k" is (savedDataStores). (Documented here, not in the
 // header, which every sync check includes.)
-#include "analysis/Autograd.h"
 #include "analysis/HotCode.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/TorchTypes.h"
@@ -204,7 +203,8 @@ public:
       // tensors that its methods store under "k" live (forward()'s `ctx->saved_data["k"] = t`).
       if (MD && Obj && isTorchDecl(MD) && MD->getDeclName().isIdentifier() && MD->getName() == "toTensor") {
         llvm::StringRef Key = savedDataKey(Obj);
-        const auto *In = dyn_cast_or_null<CXXMethodDecl>(Key.empty() ? nullptr : enclosingFunction(MC, Ctx));
+        const auto *In =
+            dyn_cast_or_null<CXXMethodDecl>(Key.empty() ? nullptr : HotCodeAnalysis::get(Ctx).enclosingFunction(MC));
         llvm::SmallVector<const Expr *, 2> Stored;
         if (!In || !savedDataStores(In->getParent(), Key, Stored))
           return D::Unknown;

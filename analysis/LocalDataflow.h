@@ -57,9 +57,9 @@ const VarValues &elementsOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 const llvm::DenseMap<const clang::FieldDecl *, VarValues> &fieldWritesOf(clang::ASTContext &Ctx);
 
 /// The right-hand side of `V = X;` (or V's initialiser) when that write is the only one of the
-/// local V that reaches the use Use: a statement of a block around Use, before it, with no other write of V
-/// written between the two, nor after Use inside a loop around Use that the assignment is outside
-/// of (the loop's next iteration would bring it back). `t = t.cpu().to(torch::kDouble);` followed
+/// local V that reaches the use Use: a statement of a block around Use, before it, with no other
+/// write of V written between the two, nor after Use inside a loop around Use that the assignment
+/// is outside of (the loop's next iteration would bring it back). `t = t.cpu().to(torch::kDouble);` followed
 /// by `t[i][j].item<double>()`: the use reads the host copy whatever t held before. Null otherwise.
 const clang::Expr *onlyReachingAssignment(const clang::DeclRefExpr *Use, const clang::VarDecl *VD,
                                           clang::ASTContext &Ctx);
