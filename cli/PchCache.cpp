@@ -2,6 +2,9 @@
 #include "utils/AtomicFile.h"
 #include "utils/JsonFile.h"
 #include "core/Recovery.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/DeclBase.h"
+#include "clang/AST/DeclGroup.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
@@ -64,6 +67,7 @@ public:
       size_t E = S.find('\n', From);
       return E == StringRef::npos ? N : E;
     };
+    AtCode = false;
     while (I < N) {
       char C = S[I];
       if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v') {
@@ -85,8 +89,10 @@ public:
         I = E + 2;
         continue;
       }
-      if (C != '#')
+      if (C != '#') {
+        AtCode = true; // I stays at the code's start (forwardDeclarations)
         return {};
+      }
       size_t E = LineEnd(I);
       StringRef Line = S.slice(I, E).rtrim("\r");
       I = E;
@@ -102,6 +108,84 @@ public:
       return directive(Line.drop_front(1).ltrim(" \t"));
     }
     return {Directive::End, ""};
+  }
+
+  /// After next() returned Other for code (not for a directive it does not know): reads forward
+  /// declarations of classes (`class X;`, `struct X;`, `union X;`), also inside namespaces
+  /// (`namespace a::b { class X; }`), up to the next directive at namespace scope or the end; the
+  /// class names go to Names. False when the code is anything else (nothing is then promised
+  /// about where the lexer stands).
+  bool forwardDeclarations(std::vector<std::string> &Names) {
+    if (!AtCode)
+      return false;
+    AtCode = false;
+    size_t N = S.size();
+    int Depth = 0;
+    auto Space = [&] {
+      while (I < N) {
+        StringRef Rest = S.substr(I);
+        if (isSpace(S[I]))
+          ++I;
+        else if (Rest.starts_with("//")) {
+          size_t E = S.find('\n', I);
+          if (S.slice(I, E == StringRef::npos ? N : E).rtrim("\r").ends_with("\\"))
+            return false;
+          I = E == StringRef::npos ? N : E;
+        } else if (Rest.starts_with("/*")) {
+          size_t E = S.find("*/", I + 2);
+          if (E == StringRef::npos)
+            return false;
+          I = E + 2;
+        } else
+          return true;
+      }
+      return true;
+    };
+    auto Word = [&] {
+      if (!Space())
+        return StringRef();
+      StringRef R = S.substr(I);
+      StringRef W = ident(R);
+      I += W.size();
+      return W;
+    };
+    auto Punct = [&](char P) {
+      if (!Space() || I >= N || S[I] != P)
+        return false;
+      ++I;
+      return true;
+    };
+    for (;;) {
+      if (!Space())
+        return false;
+      if (I >= N || S[I] == '#')
+        return Depth == 0;
+      if (S[I] == '}') {
+        if (Depth == 0)
+          return false;
+        --Depth;
+        ++I;
+        continue;
+      }
+      StringRef W = Word();
+      if (W == "class" || W == "struct" || W == "union") {
+        StringRef Name = Word();
+        if (Name.empty() || isDigit(Name[0]) || !Punct(';'))
+          return false;
+        Names.push_back(Name.str());
+      } else if (W == "namespace") {
+        do {
+          StringRef Name = Word();
+          if (Name.empty() || isDigit(Name[0]) || Name == "inline")
+            return false;
+        } while (Punct(':') && Punct(':'));
+        if (!Punct('{'))
+          return false;
+        ++Depth;
+      } else {
+        return false;
+      }
+    }
   }
 
 private:
@@ -161,6 +245,7 @@ private:
 
   StringRef S;
   size_t I;
+  bool AtCode = false; // next() stopped at code, I at its start
 };
 
 } // namespace
@@ -367,14 +452,30 @@ std::optional<std::string> guardClash(StringRef Dir, ArrayRef<std::string> Guard
   return std::string();
 }
 
+/// Whether `#include <Name>` finds a header of the project's (in a user folder, -I, before any
+/// other folder that holds it, and not libtorch's).
+bool projectHeader(const std::vector<SearchDir> &Dirs, StringRef Name, FileManager &Files) {
+  if (sys::path::is_absolute(Name))
+    return false;
+  for (const SearchDir &D : Dirs) {
+    if (D.Kind == "q" || !holds(D, Name))
+      continue;
+    SmallString<256> P(D.Path);
+    sys::path::append(P, Name);
+    return D.Kind == "u" && !isLibtorchFile(cachePath(P, Files));
+  }
+  return false;
+}
+
 /// The include block a TU's preprocessing starts with when its first includes are the project's
 /// own headers (clangd's preamble is "whatever the file includes first"): the system headers the
 /// preprocessor meets, in order, walking the main file and the project headers it includes before
-/// anything else happens (no code, no conditional but the include guards, no macro but the guards,
-/// object-like #defines and #undefs, each checked against the PCH's headers: guardClash).
-/// Loading the PCH of that block in front of the TU is then exact but for the guard macros, which
-/// the original defines before the block's headers are read: Guards lists them, and the PCH is
-/// used only when none is an identifier its headers ever looked at (PchCache.cpp, "idents").
+/// anything else happens (no code but forward declarations of classes, no conditional but the
+/// include guards, no macro but the guards, object-like #defines and #undefs, each checked against
+/// the PCH's headers: guardClash). Loading the PCH of that block in front of the TU is then exact
+/// but for the guard macros and forward-declared classes, which the original declares before the
+/// block's headers are read: Guards lists them, and the PCH is used only when none is an
+/// identifier its headers ever looked at (PchCache.cpp, "idents").
 /// Quoted includes are resolved as clang does outside MSVC mode: the includer's directory, then the
 /// search directories in order. A quoted include found in a system directory or in libtorch is a
 /// member of the block (the search from there on is the angled one); a project header is walked,
@@ -383,7 +484,9 @@ struct IncludeChain {
   IncludeChain(const std::vector<SearchDir> &Dirs, vfs::FileSystem &FS) : Dirs(Dirs), FS(FS) {}
 
   std::vector<std::string> Block;   // as written, in the order met (each once)
-  std::vector<std::string> Guards;  // include-guard macros defined on the way
+  /// Include-guard and object-like macros defined on the way, and the classes forward-declared
+  /// on the way: names the block's headers must never look at.
+  std::vector<std::string> Guards;
   std::vector<std::string> Undefs;  // macros #undef'd on the way (guardClash)
   /// For each of Guards and Undefs (pushed with it, same index): how many headers of Block came
   /// before it. Only those before a precompiled header matter; a clash ends the precompiled part
@@ -458,6 +561,18 @@ struct IncludeChain {
         UndefAt.push_back(Block.size());
         continue;
       default:
+        // Forward declarations of the project's classes before libtorch (`class Trainer;`, also
+        // in namespaces: a header-first project's habit): with the PCH in front they come after
+        // the block's headers instead of before, which changes nothing if none of those headers
+        // ever looks at the names: checked as the guards are (guardClash, "idents"). A namespace
+        // opened first here and again by the headers is the same namespace in either order.
+        if (std::vector<std::string> Names; L.forwardDeclarations(Names)) {
+          for (std::string &Name : Names) {
+            Guards.push_back(std::move(Name));
+            GuardAt.push_back(Block.size());
+          }
+          continue;
+        }
         return stop(IsMain ? "a macro, a conditional or code before the first include"
                            : "a macro, a conditional or code in " + Path.str());
       }
@@ -639,6 +754,9 @@ private:
 class BlockPchAction : public GeneratePCHAction {
 public:
   size_t Count = 0, Good = 0;
+  /// No direct include of the block is missing or enters a file of the user's (so the block's
+  /// only departure from Good == Count can be a header without an include guard).
+  bool UserFree = false;
   int FirstMissing = -1;
   std::set<std::string> Names;
   std::vector<Dep> Deps;
@@ -673,6 +791,7 @@ protected:
       if (!sys::path::is_absolute(N))
         Names.insert(N);
     Good = 0;
+    UserFree = std::none_of(Watcher->Bad.begin(), Watcher->Bad.end(), [](bool B) { return B; });
     for (size_t I = 0; I < Count; ++I) {
       if (Watcher->Bad[I] || !HS.isFileMultipleIncludeGuarded(*Watcher->Direct[I]))
         break;
@@ -730,6 +849,97 @@ bool buildBlockPch(std::shared_ptr<CompilerInvocation> PI, const std::string &Ou
   return Clang.ExecuteAction(Act) && !Clang.getDiagnostics().hasErrorOccurred();
 }
 
+/// Watches a second reading of the block with its PCH loaded: whether it declares anything, and
+/// whether every macro it defines or #undefs ends as it was before the reading.
+class RereadAction : public SyntaxOnlyAction {
+public:
+  unsigned Decls = 0;
+  bool MacrosRestored = true;
+
+protected:
+  struct Counter : ASTConsumer {
+    explicit Counter(unsigned &Decls) : Decls(Decls) {}
+    bool HandleTopLevelDecl(DeclGroupRef G) override {
+      for (Decl *D : G)
+        if (!D->isFromASTFile() && !D->isImplicit())
+          ++Decls;
+      return true;
+    }
+    unsigned &Decls;
+  };
+  struct Macros : PPCallbacks {
+    Macros(Preprocessor &PP, SourceManager &SM) : PP(PP), SM(SM) {}
+    void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind, FileID) override {
+      if (Reason != EnterFile || Started || SM.getFileID(Loc) != SM.getMainFileID())
+        return;
+      Started = true;
+      for (const auto &KV : PP.macros())
+        if (MacroInfo *MI = PP.getMacroInfo(KV.first))
+          Before[KV.first] = MI;
+    }
+    void MacroDefined(const Token &Name, const MacroDirective *) override { touch(Name); }
+    void MacroUndefined(const Token &Name, const MacroDefinition &, const MacroDirective *) override { touch(Name); }
+    void touch(const Token &Name) {
+      // The predefines (the compiler's and the command line's) are read again in every TU.
+      if (Started && SM.getFileID(SM.getExpansionLoc(Name.getLocation())) != PP.getPredefinesFileID())
+        if (const IdentifierInfo *II = Name.getIdentifierInfo())
+          Touched.insert(II);
+    }
+    Preprocessor &PP;
+    SourceManager &SM;
+    bool Started = false;
+    llvm::DenseMap<const IdentifierInfo *, const MacroInfo *> Before;
+    llvm::SmallPtrSet<const IdentifierInfo *, 8> Touched;
+  };
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<Counter>(Decls);
+  }
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    auto M = std::make_unique<Macros>(CI.getPreprocessor(), CI.getSourceManager());
+    Watch = M.get();
+    CI.getPreprocessor().addPPCallbacks(std::move(M));
+    return SyntaxOnlyAction::BeginSourceFileAction(CI);
+  }
+  void EndSourceFileAction() override {
+    Preprocessor &PP = getCompilerInstance().getPreprocessor();
+    for (const IdentifierInfo *II : Watch->Touched) {
+      const MacroInfo *Was = Watch->Before.lookup(II);
+      const MacroInfo *Is = PP.getMacroInfo(II);
+      if ((Was == nullptr) != (Is == nullptr) || (Was && !Is->isIdenticalTo(*Was, PP, /*Syntactically=*/true)))
+        MacrosRestored = false;
+    }
+    SyntaxOnlyAction::EndSourceFileAction();
+  }
+
+private:
+  Macros *Watch = nullptr;
+};
+
+/// Whether the TU's own reading of the block, after the PCH of that block is loaded, changes
+/// nothing: it declares nothing and leaves every macro as it was. A header without an include
+/// guard is read again there (libstdc++'s <cmath> and <cstdlib> include the C header and define
+/// and #undef a macro before their guard); when that reading is a no-op the PCH is still exact.
+bool rereadIsNoop(const CompilerInvocation &Inv, StringRef Pch, StringRef BlockPath,
+                  std::shared_ptr<PCHContainerOperations> Ops, IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  auto RI = std::make_shared<CompilerInvocation>(Inv);
+  FrontendOptions &FO = RI->getFrontendOpts();
+  InputKind Kind = FO.Inputs[0].getKind();
+  FO.Inputs.clear();
+  FO.Inputs.emplace_back(BlockPath, Kind);
+  FO.ProgramAction = frontend::ParseSyntaxOnly;
+  FO.OutputFile.clear();
+  FO.DisableFree = false;
+  RI->getPreprocessorOpts().ImplicitPCHInclude = Pch.str();
+  RI->getDependencyOutputOpts() = DependencyOutputOptions();
+  CompilerInstance Clang(std::move(Ops));
+  Clang.setInvocation(std::move(RI));
+  Clang.createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  Clang.createFileManager(std::move(FS));
+  RereadAction Act;
+  return Clang.ExecuteAction(Act) && !Clang.getDiagnostics().hasErrorOccurred() && Act.Decls == 0 &&
+         Act.MacrosRestored;
+}
+
 std::string hex(ArrayRef<uint8_t> Bytes) { return toHex(Bytes, /*LowerCase=*/true); }
 
 } // namespace
@@ -761,13 +971,20 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
   // A main file whose own block has no libtorch include (a project header first, say): the block
   // the preprocessor meets through the project's headers (IncludeChain). Blocks that name
   // libtorch in the main file keep to it, so that they share the PCH of the torch.h-first files.
+  // So do blocks that start with a project header found through -I (`#include <libtorch.h>`,
+  // the project's own, then `<torch/torch.h>`): its headers come first, and a PCH of the main
+  // file's block would have to hold a file of the user's.
   std::vector<std::string> Guards, Undefs;
   std::vector<size_t> GuardAt, UndefAt;
-  if (Dirs && !Inv.getLangOpts().MSVCCompat &&
-      std::none_of(Block.begin(), Block.end(), [](const std::string &H) { return libtorchName(H); })) {
+  auto HasLibtorch = [](const std::vector<std::string> &B) {
+    return std::any_of(B.begin(), B.end(), [](const std::string &H) { return libtorchName(H); });
+  };
+  bool ProjectFirst = Dirs && !Block.empty() && projectHeader(*Dirs, Block[0], Files);
+  if (Dirs && !Inv.getLangOpts().MSVCCompat && (!HasLibtorch(Block) || ProjectFirst)) {
     IncludeChain C(*Dirs, Files.getVirtualFileSystem());
     C.walk(cachePath(Main, Files), /*IsMain=*/true);
-    if (!C.Block.empty() && (C.Block.size() > Block.size() || !C.Headers.empty())) {
+    if (!C.Block.empty() && (C.Block.size() > Block.size() || !C.Headers.empty()) &&
+        (!HasLibtorch(Block) || HasLibtorch(C.Block))) {
       Block = std::move(C.Block);
       Guards = std::move(C.Guards);
       Undefs = std::move(C.Undefs);
@@ -812,10 +1029,14 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     Base.update(S);
     Base.update(StringRef("\0", 1));
   };
-  // 2: templates instantiated into the PCH; 3: variants by resolution; 4: the identifiers the
-  // block's headers looked at, for the guard macros of an include chain; 5: the macros defined at
-  // its end, for the #undefs of one; 6: without the block's vtable uses (DropVTableUses).
-  Feed("torchlint-pch-6");
+  // The PCH's own format (PchFormat), then what the manifest and the decisions around the PCH
+  // mean. Format 2: templates instantiated into the PCH; 3: variants by resolution; 4: the
+  // identifiers the block's headers looked at, for the guard macros of an include chain; 5: the
+  // macros defined at its end, for the #undefs of one; 6: without the block's vtable uses.
+  // Manifest 2: a block with a header that has no include guard is kept whole when reading it
+  // again changes nothing (rereadIsNoop), where format 6's manifests truncated it.
+  Feed(std::string("torchlint-pch-") + PchFormat);
+  Feed("manifest-2");
   Feed(getClangFullVersion());
   Feed(TORCHLINT_VERSION);
   std::vector<std::string> Args = Keyed.getCC1CommandLine();
@@ -877,7 +1098,7 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
         return Clear::Shorter;
       }
     }
-    U.Why = Clash ? "the macro " + *Clash + " that a project header defines (an include guard, a constant) or #undefs before the block is one the precompiled headers use"
+    U.Why = Clash ? "the macro " + *Clash + " that a project header defines (an include guard, a constant) or #undefs before the block, or the class it forward-declares there, is a name the precompiled headers use"
                   : "cannot read " + Dir.str() + "/idents";
     return Clear::No;
   };
@@ -991,7 +1212,8 @@ PchUse preparePch(const CompilerInvocation &Inv, FileManager &Files, std::shared
     size_t Truncate = Keep;
     if (!OK && Act.FirstMissing >= 0)
       Truncate = static_cast<size_t>(Act.FirstMissing);
-    else if (OK && Act.Count == Keep)
+    else if (OK && Act.Count == Keep && Act.Good < Keep &&
+             !(Act.UserFree && rereadIsNoop(Inv, Tmp, BlockPath, Ops, Files.getVirtualFileSystemPtr())))
       Truncate = Act.Good;
     if (Truncate < Keep) {
       sys::fs::remove(Tmp);

@@ -12,8 +12,11 @@
 // PCH. A block that cannot be precompiled exactly is parsed normally. Two departures from the
 // letter, each checked: a header of the block that no folder holds (a library that is not
 // installed) is left to the TU, which meets it after the PCH's headers and recovers from it with
-// torchlint's own declarations; and a project header's include guards and `#undef`s, which the
-// TU then sees after the block's headers, must be names those headers never look at.
+// torchlint's own declarations; and a project header's include guards, `#undef`s and forward
+// declarations of classes (`class Trainer;`), which the TU then sees after the block's headers,
+// must be names those headers never look at. A header of the block without an include guard
+// (libstdc++'s <cmath>) is read again by the TU: the block is kept only when that second reading,
+// tried once after the build, declares nothing and leaves every macro as it was.
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include <memory>
@@ -27,6 +30,11 @@ class PCHContainerOperations;
 } // namespace clang
 
 namespace torchlint {
+
+/// What a PCH of torchlint's holds (its build: BlockPchAction), as a version: changed whenever that
+/// build changes, so that every cache of PCHs (the automatic one's key, the corpus tests' PCH of
+/// `torchlint pch`) builds new ones. 6: without the block's vtable uses (DropVTableUses).
+inline constexpr const char *PchFormat = "6";
 
 /// Path as the caches record it: absolute (against Files' working directory), without "." and,
 /// where it has a "..", the real path. Removing ".." lexically is wrong after a symbolic link: a

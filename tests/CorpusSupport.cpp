@@ -1,4 +1,5 @@
 #include "CorpusSupport.h"
+#include "cli/PchCache.h"
 #include "core/Catalog.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -341,8 +342,8 @@ std::string buildPch(int Version, std::string &Error) {
   std::vector<std::string> Flags = versionFlags(Version);
   // Built by `torchlint pch` (as torchlint's automatic PCH: templates instantiated into it, its
   // vtable uses dropped; about 0.8 s per case instead of 3.5 s with clang++'s), loaded by both
-  // front ends. The tag names what that command does to the PCH.
-  std::string Key = std::string(TORCHLINT_CLI) + " pch 6";
+  // front ends. PchFormat names what that command does to the PCH.
+  std::string Key = std::string(TORCHLINT_CLI) + " pch " + torchlint::PchFormat;
   for (auto &F : Flags)
     Key += " " + F;
   Key += readFile(TORCHLINT_TORCH2_ROOT "/VERSION");

@@ -137,7 +137,7 @@ class Equivalence(unittest.TestCase):
         for name in ("train_loop.cpp", "helpers.h", "metrics.h", "unguarded_block.cpp", "quoted_first.cpp",
                      "user_angle_include.cpp", "header_first_guarded.cpp", "model_guarded.h", "header_first_chain.cpp",
                      "chain_outer.h", "macro_header.h", "header_first_macro.cpp", "quoted_torch.cpp",
-                     "header_first_shorthand.cpp"):
+                     "header_first_shorthand.cpp", "forward_decls.h", "cmath_first.cpp", "project_angle_first.cpp"):
             self.assertTrue(any(f.endswith("/" + name) for f in files), name + " has no finding")
         for name in ("clean_ok.cpp", "macro_first_ok.cpp"):
             self.assertFalse(any(f.endswith("/" + name) for f in files), name + " has a finding")
@@ -168,15 +168,17 @@ class Equivalence(unittest.TestCase):
         # that their findings are the plugin's.
         for name in ("train_loop.cpp", "clean_ok.cpp", "unguarded_block.cpp", "user_angle_include.cpp",
                      "quoted_first.cpp", "header_first_guarded.cpp", "header_first_chain.cpp", "quoted_torch.cpp",
-                     "macro_first_ok.cpp", "header_first_macro.cpp", "header_first_shorthand.cpp"):
+                     "macro_first_ok.cpp", "header_first_macro.cpp", "header_first_shorthand.cpp",
+                     "header_first_forward_decls.cpp", "cmath_first.cpp", "project_angle_first.cpp"):
             self.assertTrue(line(name) and all("pch none" not in l for l in line(name)), (name, line(name)))
         # Every block here precompiles up to its last libtorch include, <torch/torch.h>: one PCH,
-        # shared by the torch.h-first and the header-first files.
-        manifests = []
+        # shared by the torch.h-first and the header-first files; cmath_first's block is
+        # <cmath>, <torch/torch.h>, precompiled whole (its second reading of <cmath> is a no-op).
+        blocks = {}
         for d in pch_dirs(self.cache):
-            with open(os.path.join(d, "manifest.json")) as f:
-                manifests.append(json.load(f))
-        self.assertEqual([m["status"] for m in manifests], ["ok"])
+            with open(os.path.join(d, "manifest.json")) as f, open(os.path.join(d, "block.h")) as b:
+                blocks[b.read()] = json.load(f)["status"]
+        self.assertEqual(blocks, {"#include <torch/torch.h>\n": "ok", "#include <cmath>\n#include <torch/torch.h>\n": "ok"})
 
     def test_libtorch1(self):
         if not os.path.exists("/usr/include/torch/csrc/api/include/torch/torch.h"):
@@ -304,6 +306,39 @@ class CacheMechanics(unittest.TestCase):
                 statuses[f.read()] = (m["status"], m["keep"])
         self.assertEqual(statuses, {"#include <g1.h>\n#include <noguard.h>\n#include <g2.h>\n": ("truncate", 1),
                                     "#include <g1.h>\n": ("ok", 0)})
+
+    def test_unguarded_header_whose_second_reading_changes_nothing(self):
+        # libtorch's users often include <cmath> first: libstdc++'s <cmath> includes <math.h> and
+        # defines and #undefs a macro before its include guard, so clang does not count it as
+        # guarded. Its second reading in the TU (the PCH in front) declares nothing and leaves every
+        # macro as it was: the block is precompiled whole.
+        sysdir = os.path.join(self.tmp, "sys")
+        self.write("sys/inner_c.h", "#ifndef INNER_C_H\n#define INNER_C_H\nint inner_c;\n#endif\n")
+        self.write("sys/cm.h", "#pragma GCC system_header\n#define CM_NEXT\n#include <inner_c.h>\n#undef CM_NEXT\n"
+                               "#ifndef CM_H\n#define CM_H\nint cm;\n#endif\n")
+        self.write("sys/g2.h", "#pragma once\nint g2;\n")
+        # Read again, it changes a macro: MODE is 1 after the first reading, 2 after the second.
+        self.write("sys/mode.h", "#ifdef MODE_ONCE\n#undef MODE\n#define MODE 2\n#else\n#define MODE 1\n"
+                                 "#define MODE_ONCE\n#endif\n")
+        flags = ["-std=c++17", "-isystem", sysdir]
+        a = self.write("a.cpp", "#include <cm.h>\n#include <g2.h>\nint main() { return cm + g2 + inner_c; }\n")
+        b = self.write("b.cpp", "#include <g2.h>\n#include <mode.h>\n#include <cm.h>\n"
+                                "static_assert(MODE == 1, \"read once\");\nint main() { return cm; }\n")
+        for f in (a, b):
+            _, slow, _ = torchlint([f], flags, self.cache, ["--no-cache", "--no-pch"])
+            _, data, log = torchlint([f], flags, self.cache, ["--no-cache"])
+            self.assertIn("pch built", log)
+            self.assertEqual((data["findings"], data["errors"]), (slow["findings"], slow["errors"]))
+            self.assertEqual(data["findings"], [])
+        statuses = {}
+        for d in pch_dirs(self.cache):
+            with open(os.path.join(d, "manifest.json")) as f:
+                m = json.load(f)
+            with open(os.path.join(d, "block.h")) as f:
+                statuses[f.read()] = (m["status"], m["keep"])
+        self.assertEqual(statuses, {"#include <cm.h>\n#include <g2.h>\n": ("ok", 0),
+                                    "#include <g2.h>\n#include <mode.h>\n#include <cm.h>\n": ("truncate", 1),
+                                    "#include <g2.h>\n": ("ok", 0)})
 
     def test_block_scanner_stops(self):
         # Comments and blank lines are skipped; a quoted include, a macro or code ends the block.
@@ -575,6 +610,65 @@ class HeaderFirst(unittest.TestCase):
         m = self.write("p/m2.cpp", "#include \"h.h\"\nint main() { A a{0}; return a.x; }\n")
         _, data, log = torchlint([m], self.flags + ["-Dslots=3"], self.cache, ["--no-cache"])
         self.assertIn("pch none (the macro slots", log)
+
+    def test_forward_declarations_before_the_block(self):
+        # A header-first project's habit: its classes forward-declared before libtorch. With the PCH
+        # in front they are declared after the block's headers, the same unless those headers look
+        # at the names.
+        self.write("p/h.h", "#ifndef H_H\n#define H_H\nclass Trainer;\nstruct Data; // x\n"
+                            "namespace lib::amp { class Scaler; }\nnamespace lib {\nnamespace io { union Blob; }\n}\n"
+                            "#include <fakesys.h>\n#endif\n")
+        m = self.write("p/m.cpp", "#include \"h.h\"\nclass Trainer { public: A a; };\n"
+                                  "int main() { Trainer t{{0}}; return t.a.x; }\n")
+        _, slow, _ = torchlint([m], self.flags, self.cache, ["--no-cache", "--no-pch"])
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(list(self.blocks()), ["#include <fakesys.h>\n"])
+        self.assertEqual((data["findings"], data["errors"]), (slow["findings"], slow["errors"]))
+        self.assertEqual(data["findings"], [])
+        # Anything but a forward declaration ends the walk there (a definition, an alias, a
+        # function), as does a directive inside a namespace.
+        for i, code in enumerate(("struct Data {};\n", "using Id = int;\n", "class Trainer final;\n",
+                                  "namespace lib {\n#define X 1\nclass C;\n}\n", "inline namespace v1 { class C; }\n",
+                                  "extern int n;\n")):
+            self.write("r%d/h.h" % i, "#pragma once\n" + code + "#include <fakesys.h>\n")
+            m = self.write("r%d/m.cpp" % i, "#include \"h.h\"\nint main() { A a{0}; return a.x; }\n")
+            _, data, log = torchlint([m], self.flags, os.path.join(self.tmp, "c%d" % i), ["--no-cache"])
+            self.assertIn("pch none (no leading #include <...> block: a macro, a conditional or code in", log, code)
+        # A name the system header looks at: declared before it in the original, after it with a
+        # PCH in front. The result must be the one without PCH.
+        self.write("sys/lib.h", "#pragma once\ntemplate <class T> struct Probe { static const int v = 0; };\n"
+                                "struct Settings;\nint lib_v = sizeof(Probe<Settings>);\n")
+        self.write("q/h.h", "#pragma once\nstruct Settings;\n#include <lib.h>\n")
+        m = self.write("q/m.cpp", "#include \"h.h\"\nint main() { return lib_v; }\n")
+        _, slow, _ = torchlint([m], self.flags, self.cache, ["--no-cache", "--no-pch"])
+        _, data, log = torchlint([m], self.flags, self.cache, ["--no-cache"])
+        self.assertIn("pch none (the macro Settings", log)
+        self.assertIn("or the class it forward-declares there", log)
+        self.assertEqual((data["findings"], data["errors"]), (slow["findings"], slow["errors"]))
+
+    def test_project_header_first_then_libtorch(self):
+        # `#include <proj/net.h>` (the project's, through -I) before `#include <torch/torch.h>`:
+        # the block is the one met through the project's header, not a block that holds it.
+        self.write("sys/c10/macros/Macros.h", "#pragma once\n")
+        self.write("sys/torch/torch.h", "#pragma once\n#include <c10/macros/Macros.h>\nnamespace torch { struct Tensor {}; }\n")
+        self.write("inc/proj/net.h", "#pragma once\n#include <torch/torch.h>\n#include <fakesys.h>\n"
+                                     "struct Net { torch::Tensor w; A a; };\n")
+        m = self.write("p/m.cpp", "#include <proj/net.h>\n#include <torch/torch.h>\n"
+                                  "int main() { Net n{{}, {0}}; return n.a.x; }\n")
+        flags = self.flags + ["-I", os.path.join(self.tmp, "inc")]
+        _, data, log = torchlint([m], flags, self.cache, ["--no-cache"])
+        self.assertIn("pch built", log)
+        self.assertEqual(data["findings"], [])
+        self.assertEqual(self.blocks(), {"#include <torch/torch.h>\n": "ok"})
+        # A project header whose own block has no libtorch: the main file's block stays (and,
+        # holding the user's header first, gets no PCH).
+        self.write("inc/proj/plain.h", "#pragma once\n#include <fakesys.h>\nstruct P { A a; };\n")
+        m = self.write("p/m2.cpp", "#include <proj/plain.h>\n#include <torch/torch.h>\n"
+                                   "int main() { P p{{0}}; return p.a.x; }\n")
+        _, data, log = torchlint([m], flags, os.path.join(self.tmp, "c2"), ["--no-cache"])
+        self.assertIn("pch none", log)
+        self.assertEqual(data["errors"], [])
 
     def test_partial_analysis_is_cached_until_the_header_is_installed(self):
         # A file that misses a header (or has a compiler error) is not parsed again on every run: its
