@@ -948,8 +948,14 @@ private:
             Name = "a lambda";
           else
             Name += "()";
-          unsigned Line = Out.SM.getExpansionLineNumber(FD->getLocation());
-          Out.FunctionDecls.push_back({FD->getLocation(), Name + " (line " + std::to_string(Line) + ")"});
+          // "(line 40)" in the file analysed, "(logger.hpp:88)" in a header it includes.
+          SourceLocation L = Out.SM.getExpansionLoc(FD->getLocation());
+          unsigned Line = Out.SM.getExpansionLineNumber(L);
+          std::string Where = "line " + std::to_string(Line);
+          if (!Out.SM.isInMainFile(L))
+            if (OptionalFileEntryRef FE = Out.SM.getFileEntryRefForID(Out.SM.getFileID(L)))
+              Where = llvm::sys::path::filename(FE->getName()).str() + ":" + std::to_string(Line);
+          Out.FunctionDecls.push_back({FD->getLocation(), Name + " (" + Where + ")"});
         }
       }
       return true;

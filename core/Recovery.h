@@ -103,7 +103,8 @@ bool evidenceRestsOnErrors(clang::ASTContext &Ctx, std::initializer_list<const c
 /// declarations is not counted: it is judged), as "name() (line N)" at their locations.
 std::vector<std::pair<clang::SourceLocation, std::string>> unjudgedFunctions(clang::ASTContext &Ctx);
 /// Reports once per TU, as a compiler error at the first of them, which functions hold code that
-/// was not judged ("" UnjudgedText "main() (line 40), train() (line 12)"); nothing when none.
+/// was not judged ("" UnjudgedText "main() (line 40), Logger::log() (logger.hpp:88)": a line of the
+/// main file, or a header's name and line); nothing when none.
 void reportUnjudgedCode(clang::ASTContext &Ctx);
 extern const char *const UnjudgedText;
 

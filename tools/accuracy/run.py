@@ -344,6 +344,60 @@ def run_repo(repo, torchlint, dest, cache, jobs, mode="project", workdir=None):
     return res
 
 
+def body_end(lines, start):
+    """The last line (0-based) of the function whose declaration starts on line `start`: its braces
+    matched, skipping comments, string and character literals roughly; `start` when a ';' comes first."""
+    depth, opened, block = 0, False, False
+    for i in range(start, len(lines)):
+        ln, j = lines[i], 0
+        while j < len(ln):
+            c = ln[j]
+            if block:
+                if ln.startswith("*/", j):
+                    block, j = False, j + 1
+            elif ln.startswith("//", j):
+                break
+            elif ln.startswith("/*", j):
+                block, j = True, j + 1
+            elif c in "\"'":
+                k = j + 1
+                while k < len(ln) and ln[k] != c:
+                    k += 2 if ln[k] == "\\" else 1
+                j = k
+            elif c == "{":
+                depth, opened = depth + 1, True
+            elif c == "}":
+                depth -= 1
+                if opened and depth == 0:
+                    return i
+            elif c == ";" and not opened:
+                return start
+            j += 1
+    return len(lines) - 1
+
+
+def step_in_unjudged_code(src, errs):
+    """Whether training-step code (STEP_RE) of the file sits in code torchlint did not judge: in a
+    function of the file that it names ("code not judged in train() (line 40)"; functions of other files,
+    "(logger.hpp:88)", are not the file's step), or anywhere in the file when an error names no function
+    or the list was cut ("and 3 more")."""
+    lines = src.splitlines()
+    for e in errs:
+        m = re.search(r"code not judged in (.*)", e)
+        if not m:
+            if "error" in e.lower() and "stand-in" not in e and "analysed partially" not in e:
+                return bool(STEP_RE.search(src))
+            continue
+        text = m.group(1)
+        if re.search(r", and \d+ more", text):
+            return bool(STEP_RE.search(src))
+        for lm in re.finditer(r"\(line (\d+)\)", text):
+            start = int(lm.group(1)) - 1
+            if any(STEP_RE.search(l) for l in lines[start:body_end(lines, start) + 1]):
+                return True
+    return False
+
+
 def run_newcomer(repo, torchlint, dest, cache):
     """Issue 24's first run: each audited file alone, no compile database, no flags (torchlint guesses
     libtorch's headers and nothing else), from the repository's root. Per file: seconds, PCH use, compiler
@@ -373,6 +427,7 @@ def run_newcomer(repo, torchlint, dest, cache):
                          "findings": len(fs), "errors": [e[:300] for e in errs],
                          "step": bool(STEP_RE.search(src)),
                          "unjudged_code": bool(partial),
+                         "step_unjudged": bool(partial) and step_in_unjudged_code(src, errs),
                          "standin_only": bool(errs) and not partial}
     res = {"files": list(per_file), "per_file": per_file, "findings": findings, "mode": "newcomer",
            "wall_s": sum(v["wall_s"] for v in per_file.values())}
@@ -513,6 +568,9 @@ def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
          "```sh\n%s\n```\n" % cmd,
          "Columns: *step* = the file holds training-step code (a backward, an optimizer step or a loss assignment); "
          "*unjudged* = torchlint says code of the file was not judged (compiler errors not covered by a stand-in); "
+         "*step in unjudged code* = the file's training-step code lies in a function of the file that torchlint names as "
+         "not judged (\"code not judged in train() (line 40)\"; a header's function, \"(logger.hpp:88)\", is not the "
+         "file's step), or the file has errors that name no function (n/a: a run before this column); "
          "*stand-in only* = every error was covered by a stand-in; *lost* = findings of the whole-project run (same "
          "workdir) that this run does not give; *extra* = distinct findings (file, line, check) of this run that the "
          "whole-project run does not give, with their verdicts where judged (TP/FP/debatable/unjudged: a file "
@@ -521,8 +579,8 @@ def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
          "files of one run on a quiet machine).\n",
          "".join("- %s\n" % n for n in notes),
          "## Per repository\n",
-         "| repository | files | with a step | step in a file with unjudged code | stand-in only | findings | lost vs project mode | extra (TP/FP/debatable/unjudged) | median s/file | max s/file |",
-         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
+         "| repository | files | with a step | step in a file with unjudged code | step in unjudged code | stand-in only | findings | lost vs project mode | extra (TP/FP/debatable/unjudged) | median s/file | max s/file |",
+         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
     verdicts = load("verdicts.json")
     misses = load("misses.json")
     rows = []
@@ -555,9 +613,10 @@ def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
                     lost[f["file"]] = lost.get(f["file"], 0) + 1
         times = sorted(v["wall_s"] for v in pf.values())
         med = times[len(times) // 2] if times else 0
-        L.append("| %s | %d | %d | %d | %d | %d | %s | %s | %.1f | %.1f |" % (
+        L.append("| %s | %d | %d | %d | %s | %d | %d | %s | %s | %.1f | %.1f |" % (
             repo["name"], len(pf), sum(v.get("step", False) for v in pf.values()),
             sum(v.get("step", False) and v.get("unjudged_code", False) for v in pf.values()),
+            sum(v.get("step_unjudged", False) for v in pf.values()) if all("step_unjudged" in v for v in pf.values()) else "n/a",
             sum(v.get("standin_only", False) for v in pf.values()), len(res["findings"]),
             sum(lost.values()) if os.path.exists(proj) else "n/a", extra, med, times[-1] if times else 0))
         for f, v in pf.items():

@@ -18,6 +18,34 @@ def V(line, verdict, check="torch-sync-item", file="a.cpp", repo="r"):
     return {"repo": repo, "file": file, "line": line, "check": check, "verdict": verdict, "why": "w%d" % line}
 
 
+class StepInUnjudgedCode(unittest.TestCase):
+    SRC = ("#include <torch/torch.h>\n"          # 1
+           "void log(const char *s) {\n"          # 2
+           "  fmt(\"{\", s); // }\n"            # 3
+           "}\n"                                  # 4
+           "void train(Net &net) {\n"             # 5
+           "  for (;;) {\n"                       # 6
+           "    loss.backward();\n"               # 7
+           "  }\n"                                # 8
+           "}\n")                                 # 9
+    PARTIAL = "'a.cpp': analysed partially: headers not found: 'spdlog/spdlog.h' (a.cpp:1, declarations were synthesised); "
+
+    def test_a_function_of_the_file_holding_the_step(self):
+        self.assertTrue(run.step_in_unjudged_code(self.SRC, [self.PARTIAL + "code not judged in train() (line 5)"]))
+
+    def test_other_functions_are_not_the_step(self):
+        # log()'s braces in a string and a comment do not run it into train().
+        self.assertFalse(run.step_in_unjudged_code(self.SRC, [self.PARTIAL + "code not judged in log() (line 2) (1 compiler error follows)"]))
+        self.assertFalse(run.step_in_unjudged_code(self.SRC, [self.PARTIAL + "code not judged in gs::Logger::log_internal() (logger.hpp:5)"]))
+        self.assertFalse(run.step_in_unjudged_code(self.SRC, [self.PARTIAL + "a stand-in was used"]))
+
+    def test_unknown_extent_counts_the_whole_file(self):
+        self.assertTrue(run.step_in_unjudged_code(self.SRC, [self.PARTIAL + "code not judged in f() (line 2), and 3 more"]))
+        self.assertTrue(run.step_in_unjudged_code(self.SRC, ["'a.cpp': error: expected ';'"]))
+        self.assertEqual(run.body_end(self.SRC.splitlines(), 1), 3)
+        self.assertEqual(run.body_end(["void f();", "int x;"], 0), 0)
+
+
 class Compare(unittest.TestCase):
     def test_nearest_verdict_within_tolerance(self):
         judged, _ = run.match([F(12)], [V(10, "FP"), V(13, "TP")], [])
