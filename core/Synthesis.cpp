@@ -615,7 +615,14 @@ std::string DeclarationSynthesis::header() const {
   typename __r_begin<T>::type begin() const;
   typename __r_end<T>::type end() const;
 )";
+  // A call with a braced list among its arguments (matplot's `legend({})`, `plot({1, 2}, y)`)
+  // deduces nothing for the template: the fixed arities take each argument as a value (`{}`, `{x}`
+  // and `{x, y}` construct one). Elsewhere the template is the better match.
   std::string Common = R"(  template <class... __A> __value operator()(__A &&...) const;
+  __value operator()(const __value &) const;
+  __value operator()(const __value &, const __value &) const;
+  __value operator()(const __value &, const __value &, const __value &) const;
+  __value operator()(const __value &, const __value &, const __value &, const __value &) const;
   __value *operator->() const;
   __value &operator*() const;
   __value &operator++();

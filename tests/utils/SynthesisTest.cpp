@@ -160,6 +160,29 @@ TEST(Synthesis, HeaderTypesTheProgramWithoutStandardHeaders) {
   EXPECT_TRUE(compiles(Code)) << Code;
 }
 
+// A plotting library's calls with braced lists (`legend({})`, `plot({1, 2, 3}, y, "-o")`) are
+// typed: the variadic call operator deduces nothing from a braced list.
+TEST(Synthesis, CallsWithBracedListsAreTyped) {
+  const std::string P = R"cpp(int main() {
+  matplot::legend({});
+  auto h = matplot::plot({1, 2, 3}, 4, "-o");
+  h->line_width(2).display_name("loss");
+  matplot::xticks({0.5, 1.5}, {"a", "b"});
+  float f = 2.0f;
+  int n = matplot::count(f);
+  return n;
+}
+)cpp";
+  DeclarationSynthesis S;
+  S.learn({at(P, "matplot::legend", "use of undeclared identifier 'matplot'"),
+           at(P, "matplot::plot", "use of undeclared identifier 'matplot'"),
+           at(P, "matplot::xticks", "use of undeclared identifier 'matplot'"),
+           at(P, "matplot::count", "use of undeclared identifier 'matplot'")});
+  S.learn({at(P, "line_width", "no member named 'line_width' in '__torchlint_synth::__value'"),
+           at(P, "display_name", "no member named 'display_name' in '__torchlint_synth::__value'")});
+  EXPECT_TRUE(compiles(S.header() + "\n" + P)) << S.header() + "\n" + P;
+}
+
 // `dataroot = "data/" + vm["dir"].as<std::string>() + "/"`: std::string's operator+ is a template
 // that cannot deduce from __typed<std::string>, so the synthesised operator is chosen; it must give
 // what the string's own operator gives (a __value there made the assignment ambiguous among
