@@ -129,6 +129,20 @@ cl::opt<bool> PrintCudaHostFlags("print-cuda-host-flags",
                                            "a CUDA toolkit (for clang-tidy with the plugin) and exit"),
                                   cl::cat(Category));
 cl::opt<bool> AccelLog("accel-log", cl::Hidden, cl::desc("Report cache hits and PCH use on stderr"));
+cl::opt<bool> ShowCompilerErrors("show-compiler-errors",
+                                 cl::desc("Print each compiler error of a file analysed partially on stderr (they are "
+                                          "otherwise folded into one input problem that names the functions left "
+                                          "unjudged); use with --no-cache"),
+                                 cl::cat(Category));
+
+/// --show-compiler-errors: One's compiler errors, before foldPartialAnalysis folds them.
+void showCompilerErrors(const torchlint::RunResult &One) {
+  if (!ShowCompilerErrors)
+    return;
+  for (const torchlint::Finding &F : One.Findings)
+    if (F.isCompilerError())
+      errs() << F.File << ":" << F.Line << ":" << F.Column << ": error: " << F.Message << "\n";
+}
 
 std::string cacheRoot() { return CacheDir.empty() ? torchlint::defaultCacheDir() : CacheDir.getValue(); }
 // Audit reports and integrations (docs/reports.md).
@@ -688,6 +702,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       One.FilesAnalyzed = 1;
       if (!ProgressFile.empty())
         torchlint::appendProgress(ProgressFile, One.findingCount());
+      showCompilerErrors(One);
       torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
       Merge(One);
     }
@@ -716,6 +731,7 @@ bool analyzeInputs(Run &Run, torchlint::Progress &Prog) {
       errs() << "torchlint: " << F << ": analysed, pch "
              << (A.UsedPch ? (A.BuiltPch ? "built" : "reused") : "none (" + A.NoPchWhy + ")") << ", " << A.Deps.size()
              << " files read\n";
+    showCompilerErrors(One);
     torchlint::foldPartialAnalysis(One, F, StrictIncludes, AllowPartial);
     // A partial analysis too (or one typed through stand-in or synthesised declarations): once a
     // missing header is installed where the search would find it (A.Absent), it is analysed again.

@@ -371,7 +371,8 @@ bool DeclarationSynthesis::fromChain(std::vector<std::string> Qualifier, llvm::S
                      : declare(Path, Kind::FunctionTemplate);
     } else if (H == TemplateHint) {
       New |= declare(Path, Kind::TypeTemplate, "class...");
-    } else if (H == TypeHint || IdentNext || F.starts_with(">")) {
+    } else if (H == TypeHint || IdentNext || F.starts_with(">") || F.starts_with("{")) {
+      // (`spdlog::source_loc{file, line, fn}`: a braced list after a name builds a value of a type.)
       New |= declare(Path, Kind::Type);
     } else {
       New |= declare(Path, Kind::Value);
@@ -556,23 +557,29 @@ std::vector<std::string> DeclarationSynthesis::names() const {
 }
 
 void DeclarationSynthesis::emit(std::string &Out, const std::string &Name, const Node &N, const std::string &Ind,
-                                std::map<std::string, bool> &Ms) const {
+                                std::map<std::string, bool> &Ms, const std::string &Qual,
+                                std::vector<std::string> &Types) const {
   const char *V = "::__torchlint_synth::__value";
   bool IsType = N.Type || !N.TemplateParams.empty();
   if (IsType) {
     // A type with members written as `Type::member`: they are the permissive type's (static) members.
     for (const auto &[C, CN] : N.Children)
       Ms.try_emplace(C, CN.FunctionTemplate || !CN.TemplateParams.empty());
-    if (!N.TemplateParams.empty())
+    if (!N.TemplateParams.empty()) {
       Out += Ind + "template <" + N.TemplateParams + "> using " + Name + " = " + V + ";\n";
-    else
-      Out += Ind + "using " + Name + " = " + V + ";\n";
+      return;
+    }
+    // A type of its own, which is a __value (its members, operators and conversions): a class's
+    // overloads on two such types (`T(const glm::vec3 &)`, `T(const glm::mat4 &)`) stay two.
+    Out += Ind + "struct " + Name + " : " + V + " {\n" + Ind + "  using " + V + "::__value;\n" + Ind + "  using " + V +
+           "::operator=;\n" + Ind + "  " + Name + "();\n" + Ind + "  " + Name + "(const " + V + " &);\n" + Ind + "};\n";
+    Types.push_back(Qual + "::" + Name);
     return;
   }
   if (N.Namespace || !N.Children.empty()) {
     Out += Ind + "namespace " + Name + " {\n";
     for (const auto &[C, CN] : N.Children)
-      emit(Out, C, CN, Ind + "  ", Ms);
+      emit(Out, C, CN, Ind + "  ", Ms, Qual + "::" + Name, Types);
     Out += Ind + "}\n";
     return;
   }
@@ -594,8 +601,17 @@ std::string DeclarationSynthesis::header() const {
   for (const std::string &M : StreamMacros)
     Decls += "#if __has_include(<ostream>)\nextern std::ostream &" + M + ";\n#else\nextern ::" +
              std::string(SynthNamespace) + "::__value " + M + ";\n#endif\n";
+  std::vector<std::string> Types;
   for (const auto &[Name, N] : Root.Children)
-    emit(Decls, Name, N, "", Ms);
+    emit(Decls, Name, N, "", Ms, "", Types);
+  // The synthesised types are values for the operators and constructors of __value (see __is).
+  if (!Types.empty()) {
+    Decls += "namespace __torchlint_synth {\n";
+    for (const std::string &T : Types)
+      Decls += "template <> struct __is<" + T + "> { static constexpr bool value = true; };\n"
+               "template <> struct __isv<" + T + "> { static constexpr bool value = true; };\n";
+    Decls += "}\n";
+  }
   std::string MemberDecls;
   for (const auto &[M, Template] : Ms) {
     if (Template) {

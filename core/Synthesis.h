@@ -83,8 +83,9 @@ private:
   bool postfixMembers(llvm::StringRef S);
   bool fromChain(std::vector<std::string> Qualifier, llvm::StringRef At, std::string Name, int Hint,
                  llvm::StringRef Before);
+  /// Qual: the enclosing namespaces ("::glm"); Types gets the qualified name of each type declared.
   void emit(std::string &Out, const std::string &Name, const Node &N, const std::string &Indent,
-            std::map<std::string, bool> &Members) const;
+            std::map<std::string, bool> &Members, const std::string &Qual, std::vector<std::string> &Types) const;
   void collectNames(const Node &N, const std::string &Prefix, std::vector<std::string> &Out) const;
   Node Root;
   std::map<std::string, bool> Members; // of __value and __typed: name -> written as a template
