@@ -971,3 +971,19 @@ TEST(FirstRun, TorchExtensionWithoutPythonHeaders) {
     EXPECT_EQ(0u, Prefixed.linesWith("error")) << With << "\n" << Prefixed.all();
   }
 }
+
+// A project header that includes nlohmann/json_fwd.hpp and names nlohmann::json before a source's
+// nlohmann/json.hpp, neither installed: both are served by the stand-in (one nlohmann::json), so
+// the file is typed whole: a note, exit 1. A forward header left to synthesised declarations made
+// nlohmann::json a second class, the stand-in's a redefinition, and the file an input problem.
+TEST(FirstRun, JsonForwardHeaderThenJsonShareTheStandIn) {
+  Scratch S;
+  // (No libtorch: the stand-in includes the C++ library's headers, which Scratch's stubs shadow.)
+  S.write("cfg.cpp", "#include <nlohmann/json_fwd.hpp>\nnlohmann::json load(const char *);\n"
+                     "#include <nlohmann/json.hpp>\nint main() {\n  nlohmann::json cfg = load(\"c.json\");\n"
+                     "  return cfg[\"n\"].get<int>();\n}\n");
+  Result R = S.torchlint("--no-cache cfg.cpp -- -std=c++17");
+  EXPECT_EQ(0, R.RC) << R.all();
+  EXPECT_EQ(0u, R.linesWith("error")) << R.all();
+  EXPECT_EQ(1u, R.linesWith("'nlohmann/json_fwd.hpp' (cfg.cpp:1, a stand-in was used)")) << R.all();
+}
