@@ -68,27 +68,10 @@ public:
       return E == StringRef::npos ? N : E;
     };
     AtCode = false;
-    while (I < N) {
+    if (!skipBlank())
+      return {};
+    if (I < N) {
       char C = S[I];
-      if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v') {
-        ++I;
-        continue;
-      }
-      StringRef Rest = S.substr(I);
-      if (Rest.starts_with("//")) {
-        size_t E = LineEnd(I);
-        if (S.slice(I, E).rtrim("\r").ends_with("\\")) // continued onto the next line
-          return {};
-        I = E;
-        continue;
-      }
-      if (Rest.starts_with("/*")) {
-        size_t E = S.find("*/", I + 2);
-        if (E == StringRef::npos)
-          return {};
-        I = E + 2;
-        continue;
-      }
       if (C != '#') {
         AtCode = true; // I stays at the code's start (forwardDeclarations)
         return {};
@@ -121,28 +104,8 @@ public:
     AtCode = false;
     size_t N = S.size();
     int Depth = 0;
-    auto Space = [&] {
-      while (I < N) {
-        StringRef Rest = S.substr(I);
-        if (isSpace(S[I]))
-          ++I;
-        else if (Rest.starts_with("//")) {
-          size_t E = S.find('\n', I);
-          if (S.slice(I, E == StringRef::npos ? N : E).rtrim("\r").ends_with("\\"))
-            return false;
-          I = E == StringRef::npos ? N : E;
-        } else if (Rest.starts_with("/*")) {
-          size_t E = S.find("*/", I + 2);
-          if (E == StringRef::npos)
-            return false;
-          I = E + 2;
-        } else
-          return true;
-      }
-      return true;
-    };
     auto Word = [&] {
-      if (!Space())
+      if (!skipBlank())
         return StringRef();
       StringRef R = S.substr(I);
       StringRef W = ident(R);
@@ -150,13 +113,13 @@ public:
       return W;
     };
     auto Punct = [&](char P) {
-      if (!Space() || I >= N || S[I] != P)
+      if (!skipBlank() || I >= N || S[I] != P)
         return false;
       ++I;
       return true;
     };
     for (;;) {
-      if (!Space())
+      if (!skipBlank())
         return false;
       if (I >= N || S[I] == '#')
         return Depth == 0;
@@ -189,6 +152,32 @@ public:
   }
 
 private:
+  /// Skips blanks and comments; false at a line comment continued onto the next line or a block
+  /// comment that does not end (what the lexer cannot read exactly).
+  bool skipBlank() {
+    size_t N = S.size();
+    while (I < N) {
+      StringRef Rest = S.substr(I);
+      if (isSpace(S[I])) {
+        ++I;
+      } else if (Rest.starts_with("//")) {
+        size_t E = S.find('\n', I);
+        E = E == StringRef::npos ? N : E;
+        if (S.slice(I, E).rtrim("\r").ends_with("\\")) // continued onto the next line
+          return false;
+        I = E;
+      } else if (Rest.starts_with("/*")) {
+        size_t E = S.find("*/", I + 2);
+        if (E == StringRef::npos)
+          return false;
+        I = E + 2;
+      } else {
+        return true;
+      }
+    }
+    return true;
+  }
+
   /// Nothing, or a line comment.
   static bool emptyRest(StringRef R) {
     R = R.trim(" \t");
