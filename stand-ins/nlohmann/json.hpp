@@ -24,6 +24,11 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#if __cplusplus >= 201703L
+// (The real one includes them in C++17: its conversions from and to std::optional, std::string_view.)
+#include <optional>
+#include <string_view>
+#endif
 
 namespace nlohmann {
 

@@ -979,7 +979,8 @@ TEST(FirstRun, TorchExtensionWithoutPythonHeaders) {
 TEST(FirstRun, JsonForwardHeaderThenJsonShareTheStandIn) {
   Scratch S;
   // (No libtorch: the stand-in includes the C++ library's headers, which Scratch's stubs shadow.)
-  S.write("cfg.cpp", "#include <nlohmann/json_fwd.hpp>\nnlohmann::json load(const char *);\n"
+  // (std::optional: the real json.hpp includes <optional> in C++17, and projects lean on it.)
+  S.write("cfg.cpp", "#include <nlohmann/json_fwd.hpp>\nnlohmann::json load(const char *);\nstd::optional<int> limit;\n"
                      "#include <nlohmann/json.hpp>\nint main() {\n  nlohmann::json cfg = load(\"c.json\");\n"
                      "  return cfg[\"n\"].get<int>();\n}\n");
   Result R = S.torchlint("--no-cache cfg.cpp -- -std=c++17");
