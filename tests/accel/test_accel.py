@@ -92,6 +92,15 @@ def pch_dirs(cache):
     return [os.path.join(root, g, v) for g in sorted(os.listdir(root)) for v in sorted(os.listdir(os.path.join(root, g)))]
 
 
+def pch_manifests(cache):
+    """{block.h's text: its manifest} of every PCH variant folder of a cache."""
+    out = {}
+    for d in pch_dirs(cache):
+        with open(os.path.join(d, "block.h")) as b, open(os.path.join(d, "manifest.json")) as m:
+            out[b.read()] = json.load(m)
+    return out
+
+
 def corpus_files(src):
     """(file, versions) of the corpus cases, when the corpus exists."""
     root = os.path.join(src, "test_corpus")
@@ -174,10 +183,7 @@ class Equivalence(unittest.TestCase):
         # Every block here precompiles up to its last libtorch include, <torch/torch.h>: one PCH,
         # shared by the torch.h-first and the header-first files; cmath_first's block is
         # <cmath>, <torch/torch.h>, precompiled whole (its second reading of <cmath> is a no-op).
-        blocks = {}
-        for d in pch_dirs(self.cache):
-            with open(os.path.join(d, "manifest.json")) as f, open(os.path.join(d, "block.h")) as b:
-                blocks[b.read()] = json.load(f)["status"]
+        blocks = {b: m["status"] for b, m in pch_manifests(self.cache).items()}
         self.assertEqual(blocks, {"#include <torch/torch.h>\n": "ok", "#include <cmath>\n#include <torch/torch.h>\n": "ok"})
 
     def test_libtorch1(self):
@@ -298,12 +304,7 @@ class CacheMechanics(unittest.TestCase):
             self.assertIn(expect, log)
             self.assertEqual(data["errors"], [])
             self.assertEqual(data["findings"], [])  # a redefinition of noguard would be an error
-        statuses = {}
-        for d in pch_dirs(self.cache):
-            with open(os.path.join(d, "manifest.json")) as f:
-                m = json.load(f)
-            with open(os.path.join(d, "block.h")) as f:
-                statuses[f.read()] = (m["status"], m["keep"])
+        statuses = {b: (m["status"], m["keep"]) for b, m in pch_manifests(self.cache).items()}
         self.assertEqual(statuses, {"#include <g1.h>\n#include <noguard.h>\n#include <g2.h>\n": ("truncate", 1),
                                     "#include <g1.h>\n": ("ok", 0)})
 
@@ -330,12 +331,7 @@ class CacheMechanics(unittest.TestCase):
             self.assertIn("pch built", log)
             self.assertEqual((data["findings"], data["errors"]), (slow["findings"], slow["errors"]))
             self.assertEqual(data["findings"], [])
-        statuses = {}
-        for d in pch_dirs(self.cache):
-            with open(os.path.join(d, "manifest.json")) as f:
-                m = json.load(f)
-            with open(os.path.join(d, "block.h")) as f:
-                statuses[f.read()] = (m["status"], m["keep"])
+        statuses = {b: (m["status"], m["keep"]) for b, m in pch_manifests(self.cache).items()}
         self.assertEqual(statuses, {"#include <cm.h>\n#include <g2.h>\n": ("ok", 0),
                                     "#include <g2.h>\n#include <mode.h>\n#include <cm.h>\n": ("truncate", 1),
                                     "#include <g2.h>\n": ("ok", 0)})
@@ -445,11 +441,7 @@ class HeaderFirst(unittest.TestCase):
         return p
 
     def blocks(self):
-        out = {}
-        for d in pch_dirs(self.cache):
-            with open(os.path.join(d, "block.h")) as f, open(os.path.join(d, "manifest.json")) as m:
-                out[f.read()] = json.load(m)["status"]
-        return out
+        return {b: m["status"] for b, m in pch_manifests(self.cache).items()}
 
     def test_guarded_chain_shares_the_pch_of_system_first_files(self):
         self.write("p/inner.h", "#pragma once\n// only includes\n#include <fakesys.h>\n")
