@@ -52,6 +52,11 @@ struct HotContext {
   /// each of these parameters (analysis/ConstantData.h, deferred to the model: a constructor built
   /// with literals by std::make_unique in another file; model/ProjectModel.h constantAtEveryCall).
   std::vector<const clang::ParmVarDecl *> IfConstantArgs;
+  /// Set by TorchCheck::hotContext in project mode: pointer parameters that the statement's
+  /// branch needs non-null (analysis/RarePath.h nonNullGuards); the project model drops the
+  /// finding when every call in the project passes null to one of them (model/ProjectModel.h
+  /// nullAtEveryCall).
+  std::vector<const clang::ParmVarDecl *> UnlessNullArgs;
   /// The statement is inside a loop of its own function (set by TorchCheck::hotContext for the
   /// project model: code reached once per logging interval runs more often when it sits in one).
   bool InLoop = false;

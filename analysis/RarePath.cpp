@@ -525,4 +525,75 @@ bool neverRuns(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
+namespace {
+/// The parameter `p` of F tested by E for null: `p`, `p != nullptr` / `nullptr != p` (NonNull
+/// true), `!p`, `p == nullptr` (NonNull false); null otherwise.
+const ParmVarDecl *pointerTest(const Expr *E, const FunctionDecl *F, bool &NonNull, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  bool Negated = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot) {
+    Negated = true;
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  auto isNull = [&](const Expr *X) {
+    return X->IgnoreParenImpCasts()->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+           Expr::NPCK_NotNull;
+  };
+  const Expr *Ref = E;
+  bool Equal = false;
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && !Negated && (B->getOpcode() == BO_NE || B->getOpcode() == BO_EQ)) {
+    if (isNull(B->getRHS()))
+      Ref = B->getLHS()->IgnoreParenImpCasts();
+    else if (isNull(B->getLHS()))
+      Ref = B->getRHS()->IgnoreParenImpCasts();
+    else
+      return nullptr;
+    Equal = B->getOpcode() == BO_EQ;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Ref);
+  const auto *PV = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!PV || !PV->getType()->isPointerType() || !llvm::is_contained(F->parameters(), PV))
+    return nullptr;
+  NonNull = !(Negated || Equal);
+  return PV;
+}
+
+/// The parameters that condition E, taking the value Taken, needs non-null.
+void nonNullIn(const Expr *E, bool Taken, const FunctionDecl *F, ASTContext &Ctx,
+               std::vector<const ParmVarDecl *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    // Both operands of a taken `&&` hold, both of a not-taken `||` fail.
+    if ((Taken && B->getOpcode() == BO_LAnd) || (!Taken && B->getOpcode() == BO_LOr)) {
+      nonNullIn(B->getLHS(), Taken, F, Ctx, Out);
+      nonNullIn(B->getRHS(), Taken, F, Ctx, Out);
+      return;
+    }
+  }
+  bool NonNull = false;
+  if (const ParmVarDecl *PV = pointerTest(E, F, NonNull, Ctx); PV && NonNull == Taken && !valuesOf(PV, Ctx).Written &&
+                                                               !llvm::is_contained(Out, PV))
+    Out.push_back(PV);
+}
+} // namespace
+
+std::vector<const ParmVarDecl *> nonNullGuards(const Stmt *S, ASTContext &Ctx) {
+  std::vector<const ParmVarDecl *> Out;
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const FunctionDecl *F = S ? HC.enclosingFunction(S) : nullptr;
+  if (!F)
+    return Out;
+  const Stmt *Prev = S;
+  for (const Stmt *P = HC.parentOf(S); P; Prev = P, P = HC.parentOf(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || If->isConsteval() || !If->getCond())
+      continue;
+    if (Prev == If->getThen())
+      nonNullIn(If->getCond(), true, F, Ctx, Out);
+    else if (Prev == If->getElse())
+      nonNullIn(If->getCond(), false, F, Ctx, Out);
+  }
+  return Out;
+}
+
 } // namespace torchlint

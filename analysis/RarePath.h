@@ -6,9 +6,11 @@
 // not compiled out and do not count.
 #pragma once
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torchlint {
 
@@ -42,6 +44,15 @@ std::optional<RarePath> localRarePath(const clang::Stmt *S, clang::ASTContext &C
 /// never passed by reference or address), or, for the else branch, the condition is provably
 /// true that way. A debugging print behind such a flag is not code of the step.
 bool neverRuns(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// The pointer parameters of S's function that S needs non-null: S is in the then branch of
+/// `if (p)`, `if (p != nullptr)` (or of an operand of its `&&` chain), or in the else branch of
+/// `if (!p)`, `if (p == nullptr)` (or of an operand of its `||` chain), p a parameter of the
+/// function that it never assigns and never lets escape. When every call in the project passes
+/// null there (a crop box that only a viewer would set, defaulted to nullptr and passed as nullptr
+/// by the trainer), S never runs: the project model drops the finding (HotContext::UnlessNullArgs,
+/// model/ProjectModel.h nullAtEveryCall).
+std::vector<const clang::ParmVarDecl *> nonNullGuards(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// True when S is inside the argument of the standard assert() macro.
 bool insideAssert(const clang::Stmt *S, clang::ASTContext &Ctx);

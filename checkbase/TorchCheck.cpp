@@ -1,6 +1,7 @@
 #include "checkbase/TorchCheck.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "core/PerTU.h"
+#include "analysis/RarePath.h"
 #include "core/Recovery.h"
 #include "model/HotBasis.h"
 #include "model/LocalModel.h"
@@ -194,8 +195,11 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   std::optional<HotContext> H = HC.whyHot(S);
   ProjectState &St = stateOf(this);
-  if (H && St.ProjectMode)
+  if (H && St.ProjectMode) {
     H->InLoop = HC.enclosingLoop(S) != nullptr;
+    if (S)
+      H->UnlessNullArgs = nonNullGuards(S, Ctx);
+  }
   // Per-file mode: the model of this TU alone (model/LocalModel.h) says when code of a file that
   // trains runs once per run or epoch, outside the step (loading images before training, testing
   // after it).
@@ -220,6 +224,7 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   H.emplace();
   H->Function = F;
   H->InLoop = HC.enclosingLoop(S) != nullptr;
+  H->UnlessNullArgs = nonNullGuards(S, Ctx);
   if (St.InRun && !St.CallbackConditional)
     St.CallbackConditional = H;
   return H;
@@ -305,6 +310,9 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
       std::string K = model::paramKey(PV);
       B.IfConstantArgs.push_back(K.empty() ? "?" : K); // "?": never confirmed
     }
+    for (const clang::ParmVarDecl *PV : H.UnlessNullArgs)
+      if (std::string K = model::paramKey(PV); !K.empty())
+        B.UnlessNullArgs.push_back(K);
     Text += model::encodeBasis(B);
   } else if (Hot) {
     Text += " (" + Hot->Why + ")";

@@ -50,6 +50,9 @@ struct HotBasis {
   /// function in the project passes a compile-time constant there (HotContext::IfConstantArgs;
   /// ProjectModel::constantAtEveryCall).
   std::vector<std::string> IfConstantArgs;
+  /// Parameter keys: the finding is dropped when every call of one's function in the project
+  /// passes a null pointer there (HotContext::UnlessNullArgs; ProjectModel::nullAtEveryCall).
+  std::vector<std::string> UnlessNullArgs;
 };
 
 /// Placeholders in the message of a finding with IfWidenedHost, replaced when the model resolves

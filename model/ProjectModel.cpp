@@ -30,7 +30,7 @@ std::string encodeBasis(const HotBasis &B) {
        {std::string(1, B.K), B.FunctionUSR, B.File, std::to_string(B.Line), std::to_string(B.Column), B.Why,
         std::string(B.IfProjectUsesCUDA ? "1" : ""), Join(B.HostIfFields), Join(B.IfWidenedHost),
         std::string(B.InLoop ? "1" : ""), Join(B.ProgramNeeds), Join(B.IfNoGradients),
-        std::string(B.IfProgramUsesCUDA ? "1" : ""), Join(B.IfConstantArgs)}) {
+        std::string(B.IfProgramUsesCUDA ? "1" : ""), Join(B.IfConstantArgs), Join(B.UnlessNullArgs)}) {
     S += Sep;
     S += Part;
   }
@@ -41,9 +41,9 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   size_t At = Message.find(BasisMarker);
   if (At == std::string::npos)
     return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 15> Parts;
+  llvm::SmallVector<llvm::StringRef, 16> Parts;
   llvm::StringRef(Message).substr(At + 1).split(Parts, Sep);
-  if (Parts.size() != 15 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFCP").contains(Parts[1][0]))
+  if (Parts.size() != 16 || Parts[0] != Tag || Parts[1].size() != 1 || !llvm::StringRef("LFCP").contains(Parts[1][0]))
     return std::nullopt;
   HotBasis B;
   B.K = static_cast<HotBasis::Kind>(Parts[1][0]);
@@ -68,6 +68,7 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
   Split(Parts[12], B.IfNoGradients);
   B.IfProgramUsesCUDA = Parts[13] == "1";
   Split(Parts[14], B.IfConstantArgs);
+  Split(Parts[15], B.UnlessNullArgs);
   Message.resize(At);
   return B;
 }
@@ -499,6 +500,27 @@ bool ProjectModel::constantAtEveryCall(llvm::StringRef Key) const {
   return Calls > 0;
 }
 
+bool ProjectModel::nullAtEveryCall(llvm::StringRef Key) const {
+  auto [USR, Param] = Key.rsplit("#param");
+  unsigned Index = 0;
+  if (Param.empty() || Param.getAsInteger(10, Index))
+    return false;
+  if (auto It = Defs.find(USR.str()); It != Defs.end() && !It->second.F.Overrides.empty())
+    return false;
+  if (Overriders.count(USR.str()))
+    return false; // a virtual method's overrides are called through it with what they like
+  unsigned Calls = 0;
+  for (const auto &[U, D] : Defs)
+    for (const Call &C : D.F.Calls) {
+      if (C.Callee != USR)
+        continue;
+      if (C.ConstArgs.size() <= Index || C.ConstArgs[Index] != 'n')
+        return false;
+      ++Calls;
+    }
+  return Calls > 0;
+}
+
 bool ProjectModel::needsGradients(llvm::StringRef Key) const {
   // "?USR": handed no tensor (TUSummary.h gradientCalleeKey).
   bool HandedNoTensors = Key.consume_front("?");
@@ -827,6 +849,9 @@ bool ProjectModel::resolve(Finding &F) const {
     return false;
   // A constant built from parameters: reported only if every call in the project passes constants.
   if (!llvm::all_of(B->IfConstantArgs, [&](const std::string &K) { return constantAtEveryCall(K); }))
+    return false;
+  // Code under `if (p != nullptr)` where every call in the project passes null for p never runs.
+  if (llvm::any_of(B->UnlessNullArgs, [&](const std::string &K) { return nullAtEveryCall(K); }))
     return false;
   // A copy of tensors from functions and fields of other files: reported only if the project
   // widens every one of them on the host, from one narrow dtype to one wide one.

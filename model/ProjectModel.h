@@ -167,6 +167,10 @@ public:
   /// (TUSummary.h Call::ConstArgs); false for a method that overrides another (a call through the
   /// base passes what it likes) and for a function no TU calls.
   bool constantAtEveryCall(llvm::StringRef Key) const;
+  /// Whether parameter Key's function is called at least once and every call passes a null
+  /// pointer constant there (nullptr, NULL, 0, a default of nullptr; TUSummary.h Call::ConstArgs
+  /// 'n'); false for an override, a virtual method that is overridden, a function no TU calls.
+  bool nullAtEveryCall(llvm::StringRef Key) const;
   /// "Camera::getImage() (input_data.cpp)", "the field Camera::image (input_data.hpp)".
   std::string flowName(llvm::StringRef USR) const;
 

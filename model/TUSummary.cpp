@@ -515,8 +515,11 @@ private:
       if (const auto *D = dyn_cast_or_null<CXXDefaultArgExpr>(A))
         A = D->getExpr(); // the default written in the declaration
       bool K = A && A->getType()->isArithmeticType() && isConstantData(A, &Ctx);
-      Flags += K ? '1' : '0';
-      Any |= K;
+      bool Null = A && !K && (A->getType()->isPointerType() || A->getType()->isNullPtrType()) &&
+                  A->IgnoreParenImpCasts()->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+                      Expr::NPCK_NotNull;
+      Flags += K ? '1' : Null ? 'n' : '0';
+      Any |= K || Null;
     }
     Out.Functions[Frames.back().Index].Calls.back().ConstArgs = Any ? Flags : "";
   }

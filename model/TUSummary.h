@@ -42,7 +42,7 @@ struct HostAssumptions;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 9; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 10; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
                                  // 5: the devices of tensor arguments at calls (paramKey);
                                  // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost);
@@ -50,6 +50,7 @@ constexpr int SummaryFormat = 9; // 2: field devices; 3: tensor flows (widened h
                                  // 8: device fields and parameters, virtual methods' parameters,
                                  //    the function a write is in (FieldFacts::In)
                                  // 9: constant arguments at calls (Call::ConstArgs)
+                                 // 10: null pointer arguments at calls (Call::ConstArgs 'n')
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -75,8 +76,9 @@ struct Call {
   /// OncePerInterval): the call runs at most once per logging interval.
   bool RareOnce = false;
   /// For each argument, in the order of the callee's parameters: '1' when it is a compile-time
-  /// constant of a number type (analysis/ConstantData.h), else '0'; empty when no argument is
-  /// (ProjectModel::constantAtEveryCall).
+  /// constant of a number type (analysis/ConstantData.h), 'n' when it is a null pointer constant
+  /// (nullptr, NULL, a default of nullptr), else '0'; empty when no argument is either
+  /// (ProjectModel::constantAtEveryCall, nullAtEveryCall).
   std::string ConstArgs;
 };
 

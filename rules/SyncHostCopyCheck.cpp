@@ -1,6 +1,7 @@
 #include "rules/SyncHostCopyCheck.h"
 #include "analysis/Autograd.h"
 #include "analysis/HotCode.h"
+#include "analysis/TUFacts.h"
 #include "core/AstWalk.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -84,18 +85,31 @@ bool inferenceReadback(const CXXMemberCallExpr *Copy, ASTContext &Ctx) {
 void SyncHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (const auto *Ptr = Result.Nodes.getNodeAs<CXXMemberCallExpr>("ptr")) {
-    // Only for tensors provably on a device: data_ptr() of a CUDA tensor handed to a kernel is
-    // fine; reading through it on the host is not.
+    // data_ptr() of a CUDA tensor handed to a kernel is fine (not matched); reading through it on
+    // the host is not. A tensor provably on a device: reported. One whose device the program
+    // chooses at run time (options from main(), CUDA when available), in a program that names
+    // CUDA: on the CPU the read is an item() without the call, on a GPU it dereferences device
+    // memory; the project model (or this TU's own CUDA) decides, as for item().
     const Expr *Obj = Ptr->getImplicitObjectArgument();
-    if (deviceOf(Obj, Ctx) != DeviceKind::Accelerator)
+    DeviceKind K = deviceOf(Obj, Ctx);
+    if (K == DeviceKind::CPU)
+      return;
+    if (K == DeviceKind::Unknown && !projectMode() && TUFacts::get(Ctx).usesCUDA().isInvalid())
       return;
     auto Site = assess(Ptr, Obj, Ctx);
     if (!Site)
       return;
-    reportSync(Ptr->getExprLoc(),
-               "reading a device tensor through data_ptr() on the host dereferences device memory; copy the "
-               "values with .cpu() once outside the loop, or keep the computation on the device",
-               *Site);
+    if (Site->Device == DeviceKind::Accelerator)
+      reportSync(Ptr->getExprLoc(),
+                 "reading a device tensor through data_ptr() on the host dereferences device memory; copy the "
+                 "values with .cpu() once outside the loop, or keep the computation on the device",
+                 *Site);
+    else
+      reportSync(Ptr->getExprLoc(),
+                 "reading a tensor through data_ptr() on the host is only valid on the CPU, and this tensor's "
+                 "device is chosen at run time: on a GPU the read dereferences device memory; keep the "
+                 "selection on the device and read its result once (one .cpu() or item() per step)",
+                 *Site);
     return;
   }
   if (const auto *Acc = Result.Nodes.getNodeAs<CXXMemberCallExpr>("accessor")) {
