@@ -266,6 +266,10 @@ Use classify(const Expr *U, const HotCodeAnalysis &H, ASTContext &Ctx,
                               "name", "save", "load", "is_empty", "get_method", "run_method"},
                              N))
         return Use::Harmless;
+      // Its buffers (`target->named_buffers()` copied from the online network's) hand none of
+      // its parameters to anything.
+      if (N == "buffers" || N == "named_buffers")
+        return Use::Harmless;
       if (N != "parameters" && N != "named_parameters")
         return Use::Escapes; // children(), modules(), ptr(), apply(), register_module(...)
       // `auto dst = target->parameters();`: what the function does with the list.
@@ -461,6 +465,24 @@ Flow gradientFlowsInto(const Expr *E, const llvm::SmallPtrSetImpl<const VarDecl 
   return Flow::Unknown;
 }
 
+/// A helper that runs a network handed in (`features(net, x)`) and returns tensors (a tensor, a
+/// list, a pair of them: what the step's loss is computed from) is part of the step when a
+/// function that trains calls it, directly or through other such helpers (up to three levels).
+/// One that returns a number (`evaluate(net, x)` reading a metric) is an evaluation, whose
+/// recording torch-eval-no-grad reports.
+bool calledWhereTraining(const FunctionDecl *FD, const HotCodeAnalysis &H, unsigned Depth = 0) {
+  if (Depth > 3 || FD->getReturnType().getCanonicalType().getAsString().find("at::Tensor") == std::string::npos)
+    return false;
+  for (const Expr *CallE : H.callsOf(FD)) {
+    const FunctionDecl *Caller = H.enclosingFunction(CallE);
+    if (!Caller || Caller == FD)
+      continue;
+    if (findTrainingCall(Caller) || calledWhereTraining(Caller, H, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
 bool isOptimizerType(QualType T) {
   if (T.isNull())
     return false;
@@ -553,6 +575,8 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
     }
   }
   llvm::DenseMap<const ValueDecl *, bool> Frozen; // module -> "never handed on or frozen" verdict
+  // A parameter -> the one network its callers hand it (through helpers), for the message.
+  llvm::DenseMap<const ValueDecl *, const ValueDecl *> HandedFrom;
   llvm::SmallPtrSet<const ValueDecl *, 8> Reported;
   for (const Candidate &Cand : Candidates) {
     if (Reported.count(Cand.Module))
@@ -591,46 +615,89 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
       if (Unused)
         if (const auto *PV = dyn_cast<ParmVarDecl>(Cand.Module)) {
           // The argument at every call of its function in this TU (the function never named
-          // otherwise; a by-value parameter written in the function is judged with its uses).
-          std::optional<std::vector<const Expr *>> Args;
-          const auto *Fn = dyn_cast<FunctionDecl>(PV->getDeclContext());
-          if (Fn && !H.referencedOtherThanCalled(Fn)) {
-            Args.emplace();
-            unsigned Idx = PV->getFunctionScopeIndex();
-            for (const Expr *CallE : H.callsOf(Fn)) {
-              const auto *CE = dyn_cast<CallExpr>(CallE);
-              unsigned Off = isa<CXXOperatorCallExpr>(CallE) ? 1 : 0;
-              if (!CE || Idx + Off >= CE->getNumArgs() || isa<CXXDefaultArgExpr>(CE->getArg(Idx + Off))) {
-                Args.reset();
-                break;
-              }
-              Args->push_back(CE->getArg(Idx + Off));
-            }
-          }
-          Unused = Args && !Args->empty();
-          for (const Expr *A : Args ? *Args : std::vector<const Expr *>()) {
-            const ValueDecl *Passed = namedDecl(stripCopies(A)); // through the copy into the parameter
-            if (!Passed || isa<ParmVarDecl>(Passed) ||
-                (!moduleImplOf(Passed->getType()) && !isJitModuleType(Passed->getType()))) {
+          // otherwise; a by-value parameter written in the function is judged with its uses),
+          // followed through helpers that hand their own parameter on (`features(net, x)` called
+          // by `targets(net, img)` and by main()'s loop with its `vgg`), up to a few levels.
+          std::vector<const ParmVarDecl *> Work{PV};
+          llvm::SmallPtrSet<const ParmVarDecl *, 8> Followed;
+          std::vector<const ValueDecl *> Roots;
+          std::vector<const Expr *> AllArgs;
+          Unused = true;
+          while (!Work.empty() && Unused) {
+            const ParmVarDecl *P = Work.back();
+            Work.pop_back();
+            if (!Followed.insert(P).second)
+              continue;
+            if (Followed.size() > 8) {
               Unused = false;
               break;
             }
-            if (const auto *FD = dyn_cast<FieldDecl>(Passed))
-              if (const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent()); !RD || isModuleOrDerived(RD)) {
+            std::optional<std::vector<const Expr *>> Args;
+            const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
+            if (Fn && !H.referencedOtherThanCalled(Fn)) {
+              Args.emplace();
+              unsigned Idx = P->getFunctionScopeIndex();
+              for (const Expr *CallE : H.callsOf(Fn)) {
+                const auto *CE = dyn_cast<CallExpr>(CallE);
+                unsigned Off = isa<CXXOperatorCallExpr>(CallE) ? 1 : 0;
+                if (!CE || Idx + Off >= CE->getNumArgs() || isa<CXXDefaultArgExpr>(CE->getArg(Idx + Off))) {
+                  Args.reset();
+                  break;
+                }
+                Args->push_back(CE->getArg(Idx + Off));
+              }
+            }
+            if (!Args || Args->empty()) {
+              Unused = false;
+              break;
+            }
+            for (const Expr *A : *Args) {
+              const ValueDecl *Passed = namedDecl(stripCopies(A)); // through the copy into the parameter
+              if (!Passed || (!moduleImplOf(Passed->getType()) && !isJitModuleType(Passed->getType()))) {
                 Unused = false;
                 break;
               }
+              if (const auto *FD = dyn_cast<FieldDecl>(Passed))
+                if (const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent()); !RD || isModuleOrDerived(RD)) {
+                  Unused = false;
+                  break;
+                }
+              AllArgs.push_back(A);
+              if (const auto *Up = dyn_cast<ParmVarDecl>(Passed)) {
+                Work.push_back(Up); // a helper's own parameter: its callers' networks
+                if (!llvm::is_contained(Roots, Passed))
+                  Roots.push_back(Passed); // and its other uses there
+              } else if (!llvm::is_contained(Roots, Passed)) {
+                Roots.push_back(Passed);
+              }
+            }
+          }
+          if (Unused) {
             llvm::SmallPtrSet<const Expr *, 4> Exempt;
-            for (const Expr *B : *Args) {
+            for (const Expr *B : AllArgs) {
               const Expr *E = stripCopies(B)->IgnoreParenImpCasts(); // a copy into a by-value parameter
               if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E); Ctor && Ctor->getNumArgs() == 1)
                 E = stripCopies(Ctor->getArg(0))->IgnoreParenImpCasts();
               Exempt.insert(E);
             }
-            if (!AllHarmless(Passed, &Exempt)) {
-              Unused = false;
-              break;
-            }
+            for (const ValueDecl *Root : Roots)
+              if (!AllHarmless(Root, &Exempt)) {
+                Unused = false;
+                break;
+              }
+          }
+          if (Unused) {
+            // The network the caller built: named in the message (`'vgg' (the parameter 'net'
+            // here)`), when it is one.
+            const ValueDecl *Origin = nullptr;
+            bool Several = false;
+            for (const ValueDecl *Root : Roots)
+              if (!isa<ParmVarDecl>(Root)) {
+                Several |= Origin && Origin != Root;
+                Origin = Root;
+              }
+            if (Origin && !Several)
+              HandedFrom[Cand.Module] = Origin;
           }
         }
       It = Frozen.insert({Cand.Module, Unused}).first;
@@ -638,7 +705,7 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
     if (!It->second)
       continue; // its parameters go somewhere (an optimizer?), or are frozen already
     const FunctionDecl *FD = H.enclosingFunction(Cand.Call);
-    if (!FD || !findTrainingCall(FD))
+    if (!FD || !(findTrainingCall(FD) || (isa<ParmVarDecl>(Cand.Module) && calledWhereTraining(FD, H))))
       continue; // not in a training step
     auto Hot = hotContext(Cand.Call, C);
     if (!Hot || gradDisabledAt(Cand.Call, C))
@@ -653,14 +720,19 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
     llvm::SmallPtrSet<const VarDecl *, 8> Seen;
     Flow F = Cand.Input ? gradientFlowsInto(Cand.Input, Optimized, C, Seen) : Flow::Unknown;
     std::string Name = Cand.Module->getNameAsString();
+    std::string Handed;
+    if (auto HF = HandedFrom.find(Cand.Module); HF != HandedFrom.end() && HF->second->getName() != Name) {
+      Handed = " (the parameter '" + Name + "' here)";
+      Name = HF->second->getNameAsString();
+    }
     bool Jit = isJitModuleType(Cand.Module->getType());
     // `net->parameters()` through a holder or a pointer, `net.parameters()` on the object itself.
     const CXXRecordDecl *Self = Cand.Module->getType().getNonReferenceType()->getAsCXXRecordDecl();
     const CXXRecordDecl *Impl = moduleImplOf(Cand.Module->getType());
     bool Arrow = !Jit && !(Self && Impl && Self->getCanonicalDecl() == Impl->getCanonicalDecl());
     std::string Freeze = "`for (auto& p : " + Name + (Arrow ? "->" : ".") + "parameters()) p.requires_grad_(false);`";
-    std::string Msg = "'" + Name +
-                      "' is a network whose parameters are in no optimizer, run in the training step with "
+    std::string Msg = "'" + Name + "'" + Handed +
+                      " is a network whose parameters are in no optimizer, run in the training step with "
                       "autograd on: its parameters require gradients, so autograd records its graph and "
                       "backward() computes and accumulates a gradient for each of them that nothing uses; ";
     // `target->forward(x).detach()`: backward() never reaches it, only the recording is wasted.
@@ -668,8 +740,8 @@ void FrozenNetGradCheck::onEndOfTranslationUnit() {
     if (const auto *ME = dyn_cast_or_null<MemberExpr>(H.userOf(Cand.Call, /*SkipTemporaryObjects=*/false)))
       Detached = ME->getMemberDecl()->getDeclName().isIdentifier() && ME->getMemberDecl()->getName() == "detach";
     if (Detached)
-      Msg = "'" + Name +
-            "' is a network whose parameters are in no optimizer, run in the training step with autograd on: "
+      Msg = "'" + Name + "'" + Handed +
+            " is a network whose parameters are in no optimizer, run in the training step with autograd on: "
             "its output is detached, so backward() never reaches it, but its parameters require gradients, so "
             "autograd records its graph and saves its activations in forward for nothing; run it under "
             "torch::NoGradGuard (nothing recorded; the .detach() is then unneeded), or set requires_grad_(false) "
