@@ -325,7 +325,10 @@ const Stmt *statementOf(const Expr *E, ASTContext &Ctx) {
 }
 
 /// True when E's value is stored in a variable declared before Before (an assignment to it, or a
-/// push into it): it may outlive the evaluation and feed later training.
+/// push into it): it may outlive the evaluation and feed later training. Not an assignment to a
+/// plain local tensor of the function (`output = net->forward(image);` reusing the training
+/// loop's `output`): the function's later code trains nothing (checkAfterTraining), and the local
+/// dies with the call.
 bool storedBeyond(const Expr *E, SourceLocation Before, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
@@ -345,6 +348,10 @@ bool storedBeyond(const Expr *E, SourceLocation Before, ASTContext &Ctx) {
         Target = MC->getImplicitObjectArgument();
     if (Target && Target != Cur) {
       const ValueDecl *D = baseDecl(Target);
+      if (const auto *VD = dyn_cast_or_null<VarDecl>(D); VD && VD->isLocalVarDecl() && !VD->isStaticLocal() &&
+          !VD->getType()->isReferenceType() && isTensorType(VD->getType()) && !isa<CXXMemberCallExpr>(P) &&
+          isa<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+        return false;
       return !D || !isa<VarDecl>(D) || !cast<VarDecl>(D)->isLocalVarDecl() ||
              SM.isBeforeInTranslationUnit(D->getLocation(), Before);
     }

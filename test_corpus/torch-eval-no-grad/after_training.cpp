@@ -66,10 +66,34 @@ void fit_then_test(torch::nn::Sequential net, const std::vector<torch::Tensor> &
   std::cout << total << "\n";
 }
 
+// The test pass reuses the training loop's locals (`output = net->forward(x);`): they die with the
+// function and nothing trains after them.
+void fit_then_test_reusing(torch::nn::Sequential net, const std::vector<torch::Tensor> &batches) {
+  torch::optim::SGD opt(net->parameters(), torch::optim::SGDOptions(0.01));
+  torch::Tensor output, loss;
+  for (const auto &b : batches) {
+    output = net->forward(b);
+    loss = output.pow(2).mean();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+  }
+  net->eval();
+  double total = 0;
+  for (const auto &b : batches) {
+    output = net->forward(b);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the model trained by the loop at line 74 runs forward() again after training [torch-eval-no-grad]
+    loss = output.pow(2).mean();
+    total += loss.item<double>();
+  }
+  std::cout << total << "\n";
+}
+
 int main() {
   auto x = torch::randn({32, 16});
   auto y = torch::randint(0, 4, {32});
   train_and_test(x, y, x);
   fit_splats(torch::rand({64, 3}), true);
   fit_then_test(torch::nn::Sequential(torch::nn::Linear(16, 16)), {x, x});
+  fit_then_test_reusing(torch::nn::Sequential(torch::nn::Linear(16, 16)), {x, x});
 }
