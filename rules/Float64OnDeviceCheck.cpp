@@ -110,11 +110,15 @@ void Float64OnDeviceCheck::check(const MatchFinder::MatchResult &Result) {
       if (!Moves && deviceOf(Obj, Ctx) == DeviceKind::CPU)
         return;
     }
-    if (isSmall(Obj, Ctx) || !CudaProgram())
+    if (isSmall(Obj, Ctx) || (!CudaProgram() && !projectMode()))
       return;
     auto Hot = hotContext(Call, Ctx);
     if (!Hot)
       return; // once, in set-up code (a checkpoint converted on load)
+    // A TU that never names CUDA (an agent's trainer handed its device by main()): the project
+    // model keeps the finding if a program that runs this code uses CUDA.
+    if (!CudaProgram())
+      Hot->IfProgramUsesCUDA = true;
     if (Copies)
       report(Loc,
              std::string("a float64 tensor is copied to the device in a program that runs on CUDA: its arithmetic "

@@ -66,6 +66,7 @@ constexpr ScalarType kByte = ScalarType::Byte;
 constexpr ScalarType kU8 = ScalarType::Byte;
 constexpr ScalarType kLong = ScalarType::Long;
 constexpr ScalarType kHalf = ScalarType::Half;
+constexpr ScalarType kDouble = ScalarType::Double;
 struct Device {
   Device(DeviceType t, int index = -1);
   Device(const std::string &s);
@@ -131,6 +132,7 @@ public:
   Tensor mean() const;
   Tensor backward() const;
   Tensor view(IntArrayRef) const;
+  Tensor reshape(IntArrayRef) const;
   Tensor contiguous() const;
   Tensor index(std::initializer_list<long>) const;
   Tensor &zero_();
@@ -190,6 +192,7 @@ using c10::kCUDA;
 using c10::kFloat;
 using c10::kLong;
 using c10::kHalf;
+using c10::kDouble;
 using c10::kFloat32;
 using c10::kByte;
 using c10::kU8;
