@@ -498,7 +498,11 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
                  << First.Count << "\n";
     PrintErrors(First.Errors);
   }
-  if (First.Failed || Missing.empty() || First.Count == 0 || !S.learn(First.Errors))
+  // A bare name that only waits for the next parse (`thread_pool &pool`, Synthesis.h Pending):
+  // when the errors learn nothing else, the next parse would be this one again, so the same
+  // errors are learnt once more instead (the pending names are then declared).
+  auto Learn = [&S](const std::vector<SynthDiag> &Errors) { return S.learn(Errors) || S.learn(Errors); };
+  if (First.Failed || Missing.empty() || First.Count == 0 || !Learn(First.Errors))
     return GiveUp();
   // The parse without them undercounts (clang says nothing about the uses of a declaration of an
   // unknown type): the declarations kept are those of the synthesised parse with the fewest errors.
@@ -521,7 +525,7 @@ std::string synthesize(Preprocessor &Outer, std::string &Names) {
       Best = C.Count;
       BestS = S;
     }
-    if (C.Count == 0 || !S.learn(C.Errors))
+    if (C.Count == 0 || !Learn(C.Errors))
       break;
   }
   if (!BestS || !writeSynthesisDirectory(D, *BestS, Missing))

@@ -55,6 +55,18 @@ int main() { train(3); }
 // layer of what to declare (the namespace, then its types, then the members of those types, then
 // the copy function whose arguments named them: clang says nothing of a call's callee while its
 // arguments have errors), so typing main() takes a fourth synthesised parse.
+// A missing thread pool library used only through its type name.
+const char BarePoolLoop[] = R"cpp(#include <torch/torch.h>
+#include <thread_pool.hpp>
+void run(thread_pool &pool, torch::Tensor t) { pool.push_task(t); pool.wait_for_tasks(); }
+int main() {
+  thread_pool pool(4);
+  torch::Tensor t = torch::zeros({4});
+  for (int i = 0; i < 10; ++i)
+    run(pool, t);
+}
+)cpp";
+
 const char LayeredSimLoop[] = R"cpp(#include <torch/torch.h>
 #include <sim/sim.h>
 sim::Model *m = nullptr;
@@ -251,6 +263,18 @@ const BadInput BadInputs[] = {
      "sim.cpp -- $F",
      1,
      "sim.cpp': header not found: 'sim/sim.h' (sim.cpp:2, declarations were synthesised); names synthesised: ",
+     1,
+     "code not judged"},
+    // A missing library whose only names are bare type names (`thread_pool &pool`, `thread_pool
+    // pool(4)`): nothing else to learn in the first parse, so the names that wait for the next one
+    // are declared at once (the next parse would be the same). `thread_pool` is also what clang's
+    // typo correction reads as the keyword `thread_local`.
+    {"SynthesisDeclaresBareTypeNames",
+     {{"pool.cpp", BarePoolLoop}},
+     "--no-cache pool.cpp -- $F",
+     0,
+     "pool.cpp': header not found: 'thread_pool.hpp' (pool.cpp:2, declarations were synthesised); names "
+     "synthesised: thread_pool, .push_task, .wait_for_tasks; every statement was typed",
      1,
      "code not judged"},
     {"SynthesisLeavesUntypableCodeUnjudged",
