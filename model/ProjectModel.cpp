@@ -481,45 +481,30 @@ void ProjectModel::decideGradients() {
   }
 }
 
-bool ProjectModel::constantAtEveryCall(llvm::StringRef Key) const {
+bool ProjectModel::flagAtEveryCall(llvm::StringRef Key, char Flag, bool OverriddenToo) const {
   auto [USR, Param] = Key.rsplit("#param");
   unsigned Index = 0;
   if (Param.empty() || Param.getAsInteger(10, Index))
     return false;
   if (auto It = Defs.find(USR.str()); It != Defs.end() && !It->second.F.Overrides.empty())
     return false;
-  unsigned Calls = 0;
-  for (const auto &[U, D] : Defs)
-    for (const Call &C : D.F.Calls) {
-      if (C.Callee != USR)
-        continue;
-      if (C.ConstArgs.size() <= Index || C.ConstArgs[Index] != '1')
-        return false;
-      ++Calls;
-    }
-  return Calls > 0;
-}
-
-bool ProjectModel::nullAtEveryCall(llvm::StringRef Key) const {
-  auto [USR, Param] = Key.rsplit("#param");
-  unsigned Index = 0;
-  if (Param.empty() || Param.getAsInteger(10, Index))
-    return false;
-  if (auto It = Defs.find(USR.str()); It != Defs.end() && !It->second.F.Overrides.empty())
-    return false;
-  if (Overriders.count(USR.str()))
+  if (!OverriddenToo && Overriders.count(USR.str()))
     return false; // a virtual method's overrides are called through it with what they like
   unsigned Calls = 0;
   for (const auto &[U, D] : Defs)
     for (const Call &C : D.F.Calls) {
       if (C.Callee != USR)
         continue;
-      if (C.ConstArgs.size() <= Index || C.ConstArgs[Index] != 'n')
+      if (C.ConstArgs.size() <= Index || C.ConstArgs[Index] != Flag)
         return false;
       ++Calls;
     }
   return Calls > 0;
 }
+
+bool ProjectModel::constantAtEveryCall(llvm::StringRef Key) const { return flagAtEveryCall(Key, '1', true); }
+
+bool ProjectModel::nullAtEveryCall(llvm::StringRef Key) const { return flagAtEveryCall(Key, 'n', false); }
 
 bool ProjectModel::needsGradients(llvm::StringRef Key) const {
   // "?USR": handed no tensor (TUSummary.h gradientCalleeKey).

@@ -175,6 +175,10 @@ public:
   std::string flowName(llvm::StringRef USR) const;
 
 private:
+  /// constantAtEveryCall and nullAtEveryCall: parameter Key's function is called at least once,
+  /// overrides nothing, and every call's Call::ConstArgs has Flag at the parameter's index; with
+  /// OverriddenToo false, a virtual method that something overrides does not count either.
+  bool flagAtEveryCall(llvm::StringRef Key, char Flag, bool OverriddenToo) const;
   struct Def {
     Function F;
     size_t TU = 0;

@@ -51,10 +51,6 @@ void train(int n) { for (int i = 0; i < n; ++i) { auto [a, b] = cfg::pair(i); (v
 int main() { train(3); }
 )cpp";
 
-// A simulator library missing, used as MuJoCo programs use theirs: each parse reveals the next
-// layer of what to declare (the namespace, then its types, then the members of those types, then
-// the copy function whose arguments named them: clang says nothing of a call's callee while its
-// arguments have errors), so typing main() takes a fourth synthesised parse.
 // A missing thread pool library used only through its type name.
 const char BarePoolLoop[] = R"cpp(#include <torch/torch.h>
 #include <thread_pool.hpp>
@@ -67,6 +63,10 @@ int main() {
 }
 )cpp";
 
+// A simulator library missing, used as MuJoCo programs use theirs: each parse reveals the next
+// layer of what to declare (the namespace, then its types, then the members of those types, then
+// the copy function whose arguments named them: clang says nothing of a call's callee while its
+// arguments have errors), so typing main() takes a fourth synthesised parse.
 const char LayeredSimLoop[] = R"cpp(#include <torch/torch.h>
 #include <sim/sim.h>
 sim::Model *m = nullptr;
