@@ -125,11 +125,135 @@ int ProjectModel::stepLoopAround(const std::string &USR, int L) const {
   return -1;
 }
 
+std::pair<std::string, std::string> splitKey(const std::string &Key) {
+  // TUSummary.h paramKey "USR#param0", returnKey "USR#return", movedKey "USR#moved"; a USR itself
+  // holds '#' (before each parameter type), so only these tails split.
+  size_t Hash = Key.rfind('#');
+  if (Hash != std::string::npos && Hash > 0) {
+    llvm::StringRef Tail = llvm::StringRef(Key).substr(Hash + 1);
+    unsigned Index;
+    if (Tail == "return" || Tail == "moved" ||
+        (Tail.consume_front("param") && !Tail.empty() && !Tail.getAsInteger(10, Index)))
+      return {Key.substr(0, Hash), Key.substr(Hash)};
+  }
+  return {Key, ""};
+}
+
+void ProjectModel::keepDefinitionsApart() {
+  // Where each USR is first defined (TUs in order), and every other place it is defined at.
+  std::map<std::string, std::pair<std::string, unsigned>> First;
+  std::map<std::string, std::vector<const Function *>> Places;
+  for (const TUSummary &S : Pending)
+    for (const Function &F : S.Functions) {
+      auto [It, New] = First.try_emplace(F.USR, F.File, F.Line);
+      if (New || It->second != std::pair(F.File, F.Line)) {
+        std::vector<const Function *> &P = Places[F.USR];
+        if (llvm::none_of(P, [&](const Function *O) { return O->File == F.File && O->Line == F.Line; }))
+          P.push_back(&F);
+      }
+    }
+  // One note: the function defined at the most places (main() in a tutorial collection), and the
+  // names of the others.
+  const std::vector<const Function *> *Most = nullptr;
+  std::set<std::string> Others;
+  for (auto &[USR, P] : Places)
+    if (P.size() >= 2) {
+      if (Most && P.size() > Most->size())
+        Others.insert(Most->front()->Name + "()");
+      else if (Most)
+        Others.insert(P.front()->Name + "()");
+      if (!Most || P.size() > Most->size())
+        Most = &P;
+    }
+  if (Most) {
+    const std::vector<const Function *> &P = *Most;
+    std::string Where;
+    for (size_t I = 0; I < P.size() && I < 3; ++I)
+      Where += (I == 0 ? "" : I + 1 == P.size() ? " and " : ", ") + P[I]->File + ":" + std::to_string(P[I]->Line);
+    if (P.size() > 3)
+      Where += " and " + std::to_string(P.size() - 3) + " more";
+    std::string Also;
+    if (!Others.empty()) {
+      Also = "; " + std::to_string(Others.size()) + " more function" + (Others.size() == 1 ? " is" : "s are") +
+             " too: ";
+      size_t I = 0;
+      for (const std::string &N : Others) {
+        if (I == 5) {
+          Also += " and " + std::to_string(Others.size() - 5) + " more";
+          break;
+        }
+        Also += (I == 0 ? "" : I + 1 == Others.size() ? " and " : ", ") + N;
+        ++I;
+      }
+    }
+    Notes.push_back(P.front()->Name + "() is defined at " + std::to_string(P.size()) + " places, " + Where + Also +
+                    " (several programs in one compile database?); the project model keeps them apart: a file's "
+                    "calls reach the definition it holds, or else the first");
+  }
+  // The second and later definitions get their own USR, and their TU's references follow them.
+  for (TUSummary &S : Pending) {
+    std::map<std::string, std::string> Own; // plain USR -> this TU's
+    for (Function &F : S.Functions) {
+      auto It = First.find(F.USR);
+      if (It == First.end() || It->second == std::pair(F.File, F.Line))
+        continue;
+      std::string Apart = F.USR + DefinitionApart + F.File + ":" + std::to_string(F.Line);
+      Own[F.USR] = Apart;
+      Renamed[F.USR][F.File] = Apart;
+      F.USR = Apart;
+    }
+    if (Own.empty())
+      continue;
+    auto Follow = [&](std::string &USR) {
+      auto It = Own.find(USR);
+      if (It != Own.end())
+        USR = It->second;
+    };
+    auto FollowKey = [&](std::string &Key) {
+      auto [Head, Tail] = splitKey(Key);
+      auto It = Own.find(Head);
+      if (It != Own.end())
+        Key = It->second + Tail;
+    };
+    for (Function &F : S.Functions) {
+      for (Call &C : F.Calls)
+        Follow(C.Callee);
+      for (std::string &O : F.Overrides)
+        Follow(O);
+    }
+    for (FieldFacts &W : S.Fields) {
+      FollowKey(W.USR);
+      Follow(W.In);
+      for (std::string &K : W.IfHost)
+        FollowKey(K);
+    }
+    for (TensorFlow &T : S.Flows) {
+      Follow(T.USR);
+      for (TensorSource &Src : T.Sources)
+        if (Src.K == TensorSource::Kind::Call)
+          Follow(Src.USR);
+    }
+  }
+}
+
+std::string ProjectModel::modelUSR(const std::string &USR, llvm::StringRef File) const {
+  auto It = Renamed.find(USR);
+  if (It == Renamed.end())
+    return USR;
+  auto Mine = It->second.find(File.str());
+  return Mine == It->second.end() ? USR : Mine->second;
+}
+
+std::string ProjectModel::modelKey(const std::string &Key, llvm::StringRef File) const {
+  auto [Head, Tail] = splitKey(Key);
+  return modelUSR(Head, File) + Tail;
+}
+
 void ProjectModel::finish() {
   // A stable order whatever order the TUs came in.
   std::stable_sort(Pending.begin(), Pending.end(),
                    [](const TUSummary &A, const TUSummary &B) { return A.MainFile < B.MainFile; });
-  std::set<std::string> ReportedTwice;
+  keepDefinitionsApart();
   std::vector<FieldFacts> Writes;
   for (size_t TU = 0; TU < Pending.size(); ++TU) {
     TUSummary &S = Pending[TU];
@@ -179,10 +303,7 @@ void ProjectModel::finish() {
         }
         continue;
       }
-      if (ReportedTwice.insert(F.USR).second)
-        Notes.push_back(F.Name + "() is defined twice, at " + D.F.File + ":" + std::to_string(D.F.Line) + " and " +
-                        F.File + ":" + std::to_string(F.Line) +
-                        " (two programs in one compile database?); the project model uses the first");
+      // Two definitions at different places were given different USRs (keepDefinitionsApart).
     }
   }
   for (const TUSummary &S : Pending) {
@@ -796,6 +917,14 @@ bool ProjectModel::resolve(Finding &F) const {
   std::optional<HotBasis> B = takeBasis(F.Message);
   if (!B)
     return true;
+  if (!Renamed.empty()) { // the definition of the finding's file, among several of one USR
+    B->FunctionUSR = modelUSR(B->FunctionUSR, F.File);
+    for (std::vector<std::string> *Keys : {&B->HostIfFields, &B->IfConstantArgs, &B->UnlessNullArgs})
+      for (std::string &K : *Keys)
+        K = modelKey(K, F.File);
+    for (std::string &U : B->IfWidenedHost)
+      U = modelUSR(U, F.File);
+  }
   auto Keep = [&](const std::string &Why, const std::vector<PathStep> *Path) {
     if (!Why.empty())
       F.Message += " (" + Why + ")";

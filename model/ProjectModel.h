@@ -38,8 +38,9 @@
 //   only then.
 //
 // Bad input gives notes, never a crash, and the model is built from the rest: a summary of
-// another format is ignored, a function defined at two places (two executables in one database)
-// keeps its first definition.
+// another format is ignored. A function defined at two places (several executables in one
+// database, each with its own main() and helpers) is two functions: a TU's calls reach the
+// definition it holds (else the first), and a finding is resolved against its file's definition.
 #pragma once
 #include "core/Findings.h"
 #include "model/TUSummary.h"
@@ -98,7 +99,7 @@ public:
   /// a write is not placed on the host because its program never uses CUDA. Call before finish().
   void oneFileOnly() { OneFile = true; }
 
-  /// Notes about the input (ignored summaries, functions defined twice), in a stable order.
+  /// Notes about the input (ignored summaries, functions defined at several places), in a stable order.
   const std::vector<std::string> &notes() const { return Notes; }
   /// True when some TU of the project uses CUDA.
   bool usesCUDA() const { return UsesCUDA; }
@@ -179,6 +180,16 @@ private:
   /// overrides nothing, and every call's Call::ConstArgs has Flag at the parameter's index; with
   /// OverriddenToo false, a virtual method that something overrides does not count either.
   bool flagAtEveryCall(llvm::StringRef Key, char Flag, bool OverriddenToo) const;
+  /// A USR defined at several places (several programs in one database, each with its own main()
+  /// or helper): the first definition (TUs in the order of their main files) keeps it, each other
+  /// gets USR + DefinitionApart + "file:line", and its TU's calls, fields, flows and keys follow it
+  /// (finish(), before anything is merged). Notes each such USR once.
+  void keepDefinitionsApart();
+  /// A finding's USR or key (HotBasis) as the model knows it: the definition of its file when the
+  /// USR is defined at several places.
+  std::string modelUSR(const std::string &USR, llvm::StringRef File) const;
+  std::string modelKey(const std::string &Key, llvm::StringRef File) const;
+  std::map<std::string, std::map<std::string, std::string>> Renamed; // plain USR -> file -> model USR
   struct Def {
     Function F;
     size_t TU = 0;
@@ -239,6 +250,12 @@ private:
   bool hostInEveryProgram(const std::string &USR, const std::vector<std::string> &Keys) const;
   bool OneFile = false;
 };
+
+/// Between a USR and the place of a second definition (ProjectModel::keepDefinitionsApart).
+constexpr const char *DefinitionApart = "\x1e@";
+/// A key of TUSummary.h (paramKey, returnKey, movedKey) split into the USR and its tail
+/// ("#param0", "#return", "#moved"); a plain USR and an empty tail otherwise.
+std::pair<std::string, std::string> splitKey(const std::string &Key);
 
 /// "metrics.cpp" for "/src/metrics.cpp".
 std::string baseName(llvm::StringRef Path);

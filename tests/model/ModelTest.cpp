@@ -1,7 +1,7 @@
 // Unit tests of the project model (model/): summaries built from small TUs parsed against
 // fuzz/stubs/torch_mini.h, their JSON, the merge across TUs (step loops, hot functions, virtual
 // calls, data-loading loops), finding resolution, and bad input (another format, malformed
-// summaries, functions defined twice) on hand-written JSON; the summaries array that shard reports
+// summaries, functions defined at several places) on hand-written JSON; the summaries array that shard reports
 // and the project index share (core/SummariesJson.h).
 #include "core/SummariesJson.h"
 #include "model/HotBasis.h"
@@ -540,10 +540,65 @@ TEST(ProjectModel, BadInputGivesNotesAndTheModelIsBuiltFromTheRest) {
   EXPECT_NE(std::string::npos, M.notes()[2].find("'broken.cpp' is ignored: malformed summary: no 'name'"))
       << M.notes()[2];
   EXPECT_NE(std::string::npos, M.notes()[3].find("'badloop.cpp' is ignored: malformed summary")) << M.notes()[3];
-  EXPECT_EQ("main() is defined twice, at /p/tool_a.cpp:3 and /p/tool_b.cpp:9 (two programs in one compile "
-            "database?); the project model uses the first",
+  EXPECT_EQ("main() is defined at 2 places, /p/tool_a.cpp:3 and /p/tool_b.cpp:9 (several programs in one compile "
+            "database?); the project model keeps them apart: a file's calls reach the definition it holds, or else "
+            "the first",
             M.notes()[4]);
-  EXPECT_EQ(1u, M.functionCount());
+  EXPECT_EQ(2u, M.functionCount());
+}
+
+TEST(ProjectModel, ProgramsOfOneDatabaseKeepTheirOwnDefinitions) {
+  // A tutorial collection: each program defines main() and a helper of the same name. Only the
+  // second program calls its helper in the step loop; the first calls its own once, after training.
+  // Before, the first definition of each USR stood for all of them and the second program's step
+  // loop reached the first program's helper.
+  const char *Net = "struct Net : torch::nn::Module { at::Tensor forward(const at::Tensor &x); };\n"
+                    "torch::optim::SGD *make_opt();\n";
+  std::vector<TUSummary> Ss = {
+      summarize(std::string(Net) + "void show(Net &n, const at::Tensor &x) { n.forward(x); }\n"
+                                   "int main() {\n"
+                                   "  Net n; torch::optim::SGD &opt = *make_opt(); at::Tensor x;\n"
+                                   "  for (int e = 0; e < 3; ++e) { n.forward(x).backward(); opt.step(); }\n"
+                                   "  show(n, x);\n"
+                                   "}\n",
+                "a_tutorial.cc"),
+      summarize(std::string(Net) + "void show(Net &n, const at::Tensor &x) { n.forward(x); }\n"
+                                   "int main() {\n"
+                                   "  Net n; torch::optim::SGD &opt = *make_opt(); at::Tensor x;\n"
+                                   "  for (int e = 0; e < 3; ++e) {\n"
+                                   "    show(n, x);\n"
+                                   "    n.forward(x).backward(); opt.step();\n"
+                                   "  }\n"
+                                   "}\n",
+                "b_tutorial.cc")};
+  ProjectModel M = merged(Ss);
+  ASSERT_EQ(1u, M.notes().size());
+  EXPECT_NE(std::string::npos, M.notes()[0].find("main() is defined at 2 places, ")) << M.notes()[0];
+  EXPECT_NE(std::string::npos, M.notes()[0].find("b_tutorial.cc:5; 3 more functions are too: Net::Net(), "
+                                                 "Net::~Net() and show() (several programs in one compile database?)"))
+      << M.notes()[0];
+  // Each main()'s loop is a step loop, each in its own file.
+  for (const TUSummary &S : Ss) {
+    const Function *Main = find(S, "main");
+    ASSERT_TRUE(Main && !Main->Loops.empty());
+    EXPECT_EQ(std::optional<bool>(true), M.inStepLoop(Main->File, Main->Loops[0].Line, Main->Loops[0].Column))
+        << S.MainFile;
+  }
+  // A finding in each show(), as its TU sends it (the plain USR): hot only in the second program.
+  auto Resolve = [&](const TUSummary &S) {
+    const Function *Show = find(S, "show");
+    Finding F;
+    F.File = Show->File;
+    HotBasis B;
+    B.K = HotBasis::Conditional;
+    B.FunctionUSR = Show->USR;
+    F.Message = "item() syncs" + encodeBasis(B);
+    return M.resolve(F) ? F.Message : std::string("dropped");
+  };
+  EXPECT_EQ("dropped", Resolve(Ss[0]));
+  EXPECT_NE(std::string::npos, Resolve(Ss[1]).find("in show() (b_tutorial.cc), called on every step of the loop in "
+                                                   "main() at b_tutorial.cc:7"))
+      << Resolve(Ss[1]);
 }
 
 const FieldFacts *field(const TUSummary &S, const std::string &Name) {
