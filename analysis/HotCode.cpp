@@ -13,6 +13,7 @@
 #include "clang/Lex/Lexer.h"
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <memory>
 
 using namespace clang;
@@ -472,10 +473,170 @@ bool isVirtualDispatch(const CallExpr *C) {
   return ME && !ME->hasQualifier();
 }
 
+namespace {
+/// The number of elements of a braced list (`{a, b}`, through std::initializer_list), or -1.
+int bracedListSize(const Expr *E) {
+  if (!E)
+    return -1;
+  E = E->IgnoreImplicit();
+  // vector(initializer_list, const allocator & = {}): the list, and defaults after it.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() >= 1 &&
+                                                      llvm::all_of(llvm::drop_begin(CE->arguments()), [](const Expr *A) {
+                                                        return isa<CXXDefaultArgExpr>(A);
+                                                      }))
+    E = CE->getArg(0)->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(E))
+    E = IL->getSubExpr()->IgnoreImplicit();
+  const auto *IL = dyn_cast<InitListExpr>(E);
+  if (!IL)
+    return -1;
+  // std::array<T, N> a = {{...}}: the aggregate's one member holds the list.
+  if (IL->getNumInits() == 1)
+    if (const auto *Inner = dyn_cast<InitListExpr>(IL->getInit(0)->IgnoreImplicit()))
+      IL = Inner;
+  return static_cast<int>(IL->getNumInits());
+}
+
+/// The parent of each statement of Body (the first one seen), for the read-only test below.
+void parentsOf(const Stmt *S, llvm::DenseMap<const Stmt *, const Stmt *> &Parents) {
+  for (const Stmt *C : S->children())
+    if (C) {
+      Parents.try_emplace(C, S);
+      parentsOf(C, Parents);
+    }
+}
+
+const Stmt *parentPast(const Stmt *S, const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) {
+  for (auto It = Parents.find(S); It != Parents.end(); It = Parents.find(S)) {
+    S = It->second;
+    if (!isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(S))
+      return S;
+  }
+  return nullptr;
+}
+
+/// E is the left-hand side of an assignment (plain or compound, built-in or overloaded).
+bool assignedTo(const Stmt *E, const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) {
+  const Stmt *P = parentPast(E, Parents);
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->isAssignmentOp() && BO->getLHS()->IgnoreParenImpCasts() == E;
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P))
+    return Op->isAssignmentOp() && Op->getNumArgs() > 0 && Op->getArg(0)->IgnoreParenImpCasts() == E;
+  return false;
+}
+
+/// A local container of its function initialised from a braced list of at most 16 elements
+/// (`std::vector<std::string> prompts = {"go .", "i lost ."};`) that the function only reads:
+/// size(), empty(), iteration, an element read (`prompts[i]`, `at(i)`, `front()`), handed by
+/// value or const reference. A few demo inputs, as a braced list is.
+bool smallFixedLocalList(const Expr *E) {
+  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType()->isReferenceType())
+    return false;
+  int N = bracedListSize(V->getInit());
+  if (N < 0 || N > 16)
+    return false;
+  if (V->getType().isConstQualified())
+    return true;
+  const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body)
+    return false;
+  llvm::DenseMap<const Stmt *, const Stmt *> Parents;
+  parentsOf(Body, Parents);
+  llvm::SmallVector<const DeclRefExpr *, 8> Uses;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V)
+      Uses.push_back(D);
+    for (const Stmt *C : S->children())
+      if (C)
+        Collect(C);
+  };
+  Collect(Body);
+  for (const DeclRefExpr *U : Uses) {
+    const Stmt *P = parentPast(U, Parents);
+    if (!P)
+      return false;
+    if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getRangeInit() &&
+                                                      R->getRangeInit()->IgnoreParenImpCasts() == U)
+      continue;
+    // The range-for's hidden `auto &&__range = prompts;`.
+    if (const auto *DS = dyn_cast<DeclStmt>(P); DS && DS->isSingleDecl())
+      if (const auto *RV = dyn_cast<VarDecl>(DS->getSingleDecl()); RV && RV->isImplicit())
+        continue;
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+      if (!MD || !MD->getDeclName().isIdentifier())
+        return false;
+      llvm::StringRef Name = MD->getName();
+      bool Reads = llvm::is_contained({"size", "empty", "begin", "end", "cbegin", "cend", "rbegin", "rend"}, Name);
+      bool Element = llvm::is_contained({"at", "front", "back"}, Name);
+      if (!Reads && !Element)
+        return false;
+      if (Element) {
+        const Stmt *Call = parentPast(ME, Parents);
+        if (!Call || assignedTo(Call, Parents))
+          return false;
+      }
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P);
+        Op && Op->getOperator() == OO_Subscript && Op->getArg(0)->IgnoreParenImpCasts() == U) {
+      if (assignedTo(Op, Parents))
+        return false;
+      continue;
+    }
+    // An argument: by value or const reference.
+    auto ParamReads = [&](const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
+      if (!Callee)
+        return false;
+      for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I)
+        if (Args[I]->IgnoreParenImpCasts() == U) {
+          QualType T = Callee->getParamDecl(I)->getType();
+          return !T->isReferenceType() || T->getPointeeType().isConstQualified();
+        }
+      return false;
+    };
+    if (const auto *C = dyn_cast<CallExpr>(P); C && !isa<CXXOperatorCallExpr>(C)) {
+      if (ParamReads(C->getDirectCallee(), llvm::ArrayRef(C->getArgs(), C->getNumArgs())))
+        continue;
+      return false;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P)) {
+      if (ParamReads(C->getConstructor(), llvm::ArrayRef(C->getArgs(), C->getNumArgs())))
+        continue;
+      return false;
+    }
+    return false;
+  }
+  return true;
+}
+
+/// `i < prompts.size()` (or `!=`, `<=`, with casts): the container whose size bounds a for loop.
+const Expr *sizeBound(const Expr *Cond) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreImplicit() : nullptr);
+  if (!BO || !(BO->getOpcode() == BO_LT || BO->getOpcode() == BO_NE || BO->getOpcode() == BO_LE))
+    return nullptr;
+  const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(R))
+    R = Cast->getSubExpr()->IgnoreParenImpCasts();
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(R);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getDeclName().isIdentifier() || MD->getName() != "size")
+    return nullptr;
+  return MC->getImplicitObjectArgument();
+}
+} // namespace
+
 bool isBoundedLoop(const Stmt *S) {
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    return smallFixedLocalList(sizeBound(F->getCond()));
   const auto *R = dyn_cast<CXXForRangeStmt>(S);
   if (!R || !R->getRangeInit())
     return false;
+  if (smallFixedLocalList(R->getRangeInit()))
+    return true;
   const Expr *Init = R->getRangeInit()->IgnoreImplicit();
   if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(Init))
     Init = IL->getSubExpr()->IgnoreImplicit();

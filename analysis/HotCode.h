@@ -75,7 +75,9 @@ bool isLoopStatement(const clang::Stmt *S);
 
 /// A loop over a bounded, per-model collection rather than over steps: a range-for over the
 /// model's parameters, buffers or submodules, an optimizer's parameter groups, or a braced list
-/// of at most 16 elements (`for (double t : {0.5, 1.0, 2.0})`). Such a loop makes nothing hot by
+/// of at most 16 elements (`for (double t : {0.5, 1.0, 2.0})`), or a local container initialised
+/// from such a list and only read in its function, iterated or indexed up to its size()
+/// (`for (size_t i = 0; i < prompts.size(); ++i)` over four demo sentences). Such a loop makes nothing hot by
 /// itself: its body is hot when the loop is (a gradient-norm loop called on every step), not when
 /// it runs once (saving the weights after training).
 bool isBoundedLoop(const clang::Stmt *S);

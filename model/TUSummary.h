@@ -42,7 +42,7 @@ struct HostAssumptions;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 10; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 11; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
                                  // 5: the devices of tensor arguments at calls (paramKey);
                                  // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost);
@@ -51,6 +51,7 @@ constexpr int SummaryFormat = 10; // 2: field devices; 3: tensor flows (widened 
                                  //    the function a write is in (FieldFacts::In)
                                  // 9: constant arguments at calls (Call::ConstArgs)
                                  // 10: null pointer arguments at calls (Call::ConstArgs 'n')
+                                 // 11: Loop::Bounded also for loops over a small fixed local list
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -59,7 +60,7 @@ struct Loop {
   std::string File; // absolute
   unsigned Line = 0, Column = 0;
   int Parent = -1;      // the loop of the same function around this one, or -1
-  bool Bounded = false; // over the model's parameters, a braced list (analysis/HotCode.h isBoundedLoop)
+  bool Bounded = false; // over the model's parameters, a braced list, a small fixed local list (analysis/HotCode.h isBoundedLoop)
 };
 
 struct Call {
