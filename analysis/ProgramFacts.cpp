@@ -6,6 +6,9 @@
 #include "core/PerTU.h"
 #include "core/Recovery.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ASTLambda.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <memory>
@@ -25,6 +28,7 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    edge(E->getConstructor());
     const CXXRecordDecl *Impl = moduleImplOf(E->getType());
     if (!Impl || E->getConstructor()->isCopyOrMoveConstructor())
       return true;
@@ -38,14 +42,38 @@ public:
     }
     return true;
   }
+  /// The function whose body is being traversed (lambdas' bodies count as their enclosing
+  /// function's), for the call graph below.
+  bool TraverseDecl(Decl *D) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    bool Enter = FD && FD->doesThisDeclarationHaveABody() && !isLambdaCallOperator(FD);
+    if (Enter)
+      Stack.push_back(key(FD));
+    bool R = UserCodeVisitor::TraverseDecl(D);
+    if (Enter)
+      Stack.pop_back();
+    return R;
+  }
+  static const FunctionDecl *key(const FunctionDecl *FD) {
+    if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
+      FD = P;
+    return FD->getCanonicalDecl();
+  }
+  void edge(const FunctionDecl *To) {
+    if (To && !Stack.empty())
+      Calls[Stack.back()].insert(key(To));
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    edge(dyn_cast<FunctionDecl>(E->getDecl()));
+    return true;
+  }
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD)
       return true;
-    if (isTrainingCall(C) && earlier(C->getExprLoc(), F.FirstTraining)) {
-      F.Trains = true;
-      F.FirstTraining = C->getExprLoc();
-    }
+    edge(FD);
+    if (isTrainingCall(C))
+      Training.push_back({C->getExprLoc(), Stack.empty() ? nullptr : Stack.back()});
     std::string Q = FD->getQualifiedNameAsString();
     if (Q == "at::Context::setBenchmarkCuDNN" || Q == "at::Context::setDeterministicCuDNN" ||
         Q == "at::Context::setDeterministicAlgorithms") {
@@ -73,8 +101,56 @@ public:
     F.ConvName = std::move(Name);
   }
 
+  /// Decides Trains: in a TU with main(), a backward() or optimizer step counts only where main()
+  /// can reach it (what it calls, references or constructs, and what those do, transitively; an
+  /// override of a reached virtual method): a shared model header's inline training method that
+  /// only another program calls does not make an inference program train. Without main(), every
+  /// one counts (a trainer's file, whose program is decided by the project model).
+  void decideTraining() {
+    llvm::DenseSet<const FunctionDecl *> Reached;
+    std::vector<const FunctionDecl *> Work;
+    if (F.Main) {
+      Reached.insert(key(F.Main));
+      Work.push_back(key(F.Main));
+      auto Drain = [&] {
+        while (!Work.empty()) {
+          const FunctionDecl *Fn = Work.back();
+          Work.pop_back();
+          auto It = Calls.find(Fn);
+          if (It != Calls.end())
+            for (const FunctionDecl *C : It->second)
+              if (Reached.insert(C).second)
+                Work.push_back(C);
+        }
+      };
+      Drain();
+      // Overrides of reached virtual methods run through them.
+      for (bool Grew = true; Grew;) {
+        Grew = false;
+        for (auto &[Fn, Callees] : Calls)
+          if (const auto *MD = dyn_cast<CXXMethodDecl>(Fn); MD && !Reached.count(Fn))
+            for (const CXXMethodDecl *O : MD->overridden_methods())
+              if (Reached.count(key(O))) {
+                Reached.insert(Fn);
+                Work.push_back(Fn);
+                Grew = true;
+                break;
+              }
+        Drain();
+      }
+    }
+    for (auto &[Loc, In] : Training)
+      if ((!F.Main || !In || Reached.count(In)) && earlier(Loc, F.FirstTraining)) {
+        F.Trains = true;
+        F.FirstTraining = Loc;
+      }
+  }
+
   ASTContext &Ctx;
   ProgramFacts &F;
+  std::vector<const FunctionDecl *> Stack;
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const FunctionDecl *>> Calls;
+  std::vector<std::pair<SourceLocation, const FunctionDecl *>> Training;
 };
 
 /// The facts, collected when the TU's cache entry is built.
@@ -83,6 +159,7 @@ struct CollectedFacts {
   explicit CollectedFacts(ASTContext &Ctx) {
     Collector V(Ctx, Facts);
     V.TraverseAST(Ctx);
+    V.decideTraining();
   }
 };
 

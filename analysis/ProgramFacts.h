@@ -18,7 +18,10 @@ struct ProgramFacts {
   /// The first such construction or call, and what it is ("Conv2d", "torch::conv2d()").
   clang::SourceLocation FirstConv;
   std::string ConvName;
-  /// The user's code calls backward() or Optimizer::step(); the first such call.
+  /// The user's code calls backward() or Optimizer::step(); the first such call. In a TU with
+  /// main(), only a call main() can reach counts (calls, references, constructions, overrides of
+  /// reached virtual methods, transitively): a shared header's training method that another
+  /// program calls does not make this one train.
   bool Trains = false;
   clang::SourceLocation FirstTraining;
   /// The user's code calls at::Context::setBenchmarkCuDNN, setDeterministicCuDNN or
