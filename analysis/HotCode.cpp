@@ -859,7 +859,8 @@ bool HotCodeAnalysis::inTestBody(const Stmt *S) const {
   return Outer && TestBodies.count(canon(Outer));
 }
 
-std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(const ParmVarDecl *PV) const {
+std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(const ParmVarDecl *PV,
+                                                                                bool AllowNonConstReference) const {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
   if (!FD || (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
     return std::nullopt;
@@ -868,7 +869,8 @@ std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(c
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
     return std::nullopt;
   QualType T = PV->getType();
-  if (T->isReferenceType() ? !T->getPointeeType().isConstQualified() : valuesOf(PV, Ctx).Written)
+  if (T->isReferenceType() ? !T->getPointeeType().isConstQualified() && !AllowNonConstReference
+                            : valuesOf(PV, Ctx).Written)
     return std::nullopt; // a non-const reference or a reassigned copy may hold anything
   if (referencedOtherThanCalled(FD))
     return std::nullopt;

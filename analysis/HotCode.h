@@ -134,7 +134,10 @@ public:
   /// all its function ever receives there: the function is called at least once and never named
   /// otherwise, PV is a const reference or a copy that is never written, and no call leaves it
   /// to its default. Else nullopt. (Callers in other TUs are not seen.)
-  std::optional<std::vector<const clang::Expr *>> argumentsAtEveryCall(const clang::ParmVarDecl *PV) const;
+  /// With AllowNonConstReference, a non-const reference parameter counts too (it still names the
+  /// caller's object, which the function may change).
+  std::optional<std::vector<const clang::Expr *>> argumentsAtEveryCall(const clang::ParmVarDecl *PV,
+                                                                       bool AllowNonConstReference = false) const;
 
   /// The methods defined in this TU that override M (directly or through other overrides): what
   /// a call of M dispatched through the object may run here.

@@ -139,8 +139,16 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
   for (const Stmt *P = H.parentOf(E); P; P = H.parentOf(P)) {
     if (const auto *For = dyn_cast<CXXForRangeStmt>(P))
-      if (For->getLoopVariable() == VD)
-        return For->getRangeInit() && isDataLoaderType(For->getRangeInit()->getType()) ? VD : nullptr;
+      if (For->getLoopVariable() == VD) {
+        if (!For->getRangeInit())
+          return nullptr;
+        // Over a loader; or over a batch that is a vector of examples (a loader without a Stack
+        // transform, handed to the project's own collate function).
+        if (isDataLoaderType(For->getRangeInit()->getType()) ||
+            (Depth < 3 && batchVariable(For->getRangeInit(), Ctx, Depth + 1)))
+          return VD;
+        return nullptr;
+      }
     const Expr *Cond = nullptr;
     if (const auto *W = dyn_cast<WhileStmt>(P))
       Cond = W->getCond();
@@ -148,6 +156,14 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
       Cond = F->getCond();
     if (Cond && VD->isLocalVarDecl() && !isa<ParmVarDecl>(VD) && fillsInCondition(Cond, VD))
       return VD;
+  }
+  // A parameter (`collate(std::vector<Example<>> &batch, ...)`) given a batch at every call in
+  // this TU.
+  if (const auto *PV = dyn_cast<ParmVarDecl>(VD); PV && Depth < 3) {
+    auto Args = H.argumentsAtEveryCall(PV, /*AllowNonConstReference=*/true);
+    if (Args && llvm::all_of(*Args, [&](const Expr *A) { return batchVariable(A, Ctx, Depth + 1) != nullptr; }))
+      return VD;
+    return nullptr;
   }
   // A local that holds the batch (or a part of it) all along, or where it is read: `auto x =
   // batch.data;` then `x = x.to(device);` (the initialiser is the only write that reaches the copy).
