@@ -24,7 +24,7 @@ void train(int rank, int epochs) {
         x = layers[l]->forward(x);
         if (l == 0)
           std::cout << "first layer mean " << x.mean().item<float>() << "\n";
-        // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: Tensor::item() copies the value to the host and blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval (in the loop at line 23 of train()) [torch-sync-item]
+        // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: Tensor::item() copies the value to the host and blocks until the GPU has finished all queued work; keep the value on the device (e.g. accumulate `total += loss.detach()`) and read it once per epoch or logging interval (in the loop at line 21 of train()) [torch-sync-item]
       }
       auto loss = x.pow(2).mean();
       opt.zero_grad();
