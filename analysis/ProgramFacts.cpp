@@ -101,17 +101,31 @@ public:
     F.ConvName = std::move(Name);
   }
 
-  /// Decides Trains: in a TU with main(), a backward() or optimizer step counts only where main()
-  /// can reach it (what it calls, references or constructs, and what those do, transitively; an
-  /// override of a reached virtual method): a shared model header's inline training method that
-  /// only another program calls does not make an inference program train. Without main(), every
-  /// one counts (a trainer's file, whose program is decided by the project model).
+  /// Decides Trains: in a TU with main(), a backward() or optimizer step counts only in the main
+  /// file's functions and where they reach (what they call, reference or construct, transitively;
+  /// an override of a reached virtual method): a shared model header's inline training method
+  /// that only another program calls does not make an inference program train. Without main(),
+  /// every one counts (a trainer's file, whose program is decided by the project model).
   void decideTraining() {
     llvm::DenseSet<const FunctionDecl *> Reached;
     std::vector<const FunctionDecl *> Work;
     if (F.Main) {
+      // Roots: main() and every function the main file itself defines (one called back from
+      // another file's code is not seen calling); a header's functions only when reached. The
+      // presumed file counts, so a `#line` directive stands for a header in tests.
+      auto InMainFile = [&](const FunctionDecl *D) {
+        PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(D->getLocation()));
+        OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+        return P.isValid() && Main && llvm::StringRef(P.getFilename()) == Main->getName();
+      };
       Reached.insert(key(F.Main));
       Work.push_back(key(F.Main));
+      for (auto &[Fn, Callees] : Calls)
+        if (llvm::any_of(Fn->redecls(), [&](const FunctionDecl *R) {
+              return R->doesThisDeclarationHaveABody() && InMainFile(R);
+            }) &&
+            Reached.insert(Fn).second)
+          Work.push_back(Fn);
       auto Drain = [&] {
         while (!Work.empty()) {
           const FunctionDecl *Fn = Work.back();

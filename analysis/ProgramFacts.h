@@ -19,9 +19,9 @@ struct ProgramFacts {
   clang::SourceLocation FirstConv;
   std::string ConvName;
   /// The user's code calls backward() or Optimizer::step(); the first such call. In a TU with
-  /// main(), only a call main() can reach counts (calls, references, constructions, overrides of
-  /// reached virtual methods, transitively): a shared header's training method that another
-  /// program calls does not make this one train.
+  /// main(), only a call in a function of the main file, or one they reach (calls, references,
+  /// constructions, overrides of reached virtual methods, transitively), counts: a shared
+  /// header's training method that another program calls does not make this one train.
   bool Trains = false;
   clang::SourceLocation FirstTraining;
   /// The user's code calls at::Context::setBenchmarkCuDNN, setDeterministicCuDNN or
