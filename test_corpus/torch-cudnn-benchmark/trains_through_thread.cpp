@@ -1,6 +1,6 @@
 // torch-cudnn-benchmark: main() hands the training loop to a std::thread by name; the function is
-// reached through that reference, so the program trains and is reported at main(). Look-alike of
-// inference_program_shared_model_ok.cpp.
+// reached through that reference (and, being this file's own function, counts by itself), so the
+// program trains and is reported at main(). Look-alike of tests/project_model/cudnn_inference_shared_header.
 #include <torch/torch.h>
 #include <thread>
 

@@ -1,6 +1,6 @@
 // torch-cudnn-benchmark: the training call is reached from main() only through a chain of calls
 // and a virtual method (run() calls Stage::go(), which FitStage overrides with the training loop):
-// the program trains, and is reported at main(). Look-alike of inference_program_shared_model_ok.cpp.
+// the program trains (the file's own functions count by themselves too), and is reported at main(). Look-alike of tests/project_model/cudnn_inference_shared_header.
 #include <torch/torch.h>
 #include <memory>
 
