@@ -13,7 +13,6 @@
 #include "clang/Lex/Lexer.h"
 #include <algorithm>
 #include <deque>
-#include <functional>
 #include <memory>
 
 using namespace clang;
@@ -497,12 +496,17 @@ int bracedListSize(const Expr *E) {
   return static_cast<int>(IL->getNumInits());
 }
 
-/// The parent of each statement of Body (the first one seen), for the read-only test below.
-void parentsOf(const Stmt *S, llvm::DenseMap<const Stmt *, const Stmt *> &Parents) {
+/// The parent of each statement under S (the first one seen), and the references to V among them,
+/// for the read-only test below (isBoundedLoop runs while HotCodeAnalysis is being built, so its
+/// parent map cannot be asked).
+void parentsAndUses(const Stmt *S, const VarDecl *V, llvm::DenseMap<const Stmt *, const Stmt *> &Parents,
+                    llvm::SmallVectorImpl<const DeclRefExpr *> &Uses) {
+  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V)
+    Uses.push_back(D);
   for (const Stmt *C : S->children())
     if (C) {
       Parents.try_emplace(C, S);
-      parentsOf(C, Parents);
+      parentsAndUses(C, V, Parents, Uses);
     }
 }
 
@@ -544,16 +548,8 @@ bool smallFixedLocalList(const Expr *E) {
   if (!Body)
     return false;
   llvm::DenseMap<const Stmt *, const Stmt *> Parents;
-  parentsOf(Body, Parents);
   llvm::SmallVector<const DeclRefExpr *, 8> Uses;
-  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
-    if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V)
-      Uses.push_back(D);
-    for (const Stmt *C : S->children())
-      if (C)
-        Collect(C);
-  };
-  Collect(Body);
+  parentsAndUses(Body, V, Parents, Uses);
   for (const DeclRefExpr *U : Uses) {
     const Stmt *P = parentPast(U, Parents);
     if (!P)

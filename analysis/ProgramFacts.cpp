@@ -112,10 +112,10 @@ public:
     if (F.Main) {
       // Roots: main() and every function the main file itself defines (one called back from
       // another file's code is not seen calling); a header's functions only when reached. The
-      // presumed file counts, so a `#line` directive stands for a header in tests.
+      // file is the presumed one (a `#line` directive naming another file moves what follows).
+      OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
       auto InMainFile = [&](const FunctionDecl *D) {
         PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(D->getLocation()));
-        OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
         return P.isValid() && Main && llvm::StringRef(P.getFilename()) == Main->getName();
       };
       Reached.insert(key(F.Main));

@@ -139,54 +139,48 @@ std::pair<std::string, std::string> splitKey(const std::string &Key) {
   return {Key, ""};
 }
 
+/// "a, b and c", or past Max items "a, b, c and 2 more": the first Max of N items, named by Name.
+static std::string listSome(size_t N, size_t Max, llvm::function_ref<std::string(size_t)> Name) {
+  std::string Out;
+  for (size_t I = 0; I < N && I < Max; ++I)
+    Out += (I == 0 ? "" : I + 1 == N ? " and " : ", ") + Name(I);
+  if (N > Max)
+    Out += " and " + std::to_string(N - Max) + " more";
+  return Out;
+}
+
 void ProjectModel::keepDefinitionsApart() {
-  // Where each USR is first defined (TUs in order), and every other place it is defined at.
-  std::map<std::string, std::pair<std::string, unsigned>> First;
+  // Each USR's distinct definitions (TUs in order): the first keeps the USR.
   std::map<std::string, std::vector<const Function *>> Places;
+  auto SamePlace = [](const Function *A, const Function &B) { return A->File == B.File && A->Line == B.Line; };
   for (const TUSummary &S : Pending)
     for (const Function &F : S.Functions) {
-      auto [It, New] = First.try_emplace(F.USR, F.File, F.Line);
-      if (New || It->second != std::pair(F.File, F.Line)) {
-        std::vector<const Function *> &P = Places[F.USR];
-        if (llvm::none_of(P, [&](const Function *O) { return O->File == F.File && O->Line == F.Line; }))
-          P.push_back(&F);
-      }
+      std::vector<const Function *> &P = Places[F.USR];
+      if (llvm::none_of(P, [&](const Function *O) { return SamePlace(O, F); }))
+        P.push_back(&F);
     }
   // One note: the function defined at the most places (main() in a tutorial collection), and the
   // names of the others.
-  const std::vector<const Function *> *Most = nullptr;
-  std::set<std::string> Others;
+  std::vector<const std::vector<const Function *> *> Several;
   for (auto &[USR, P] : Places)
-    if (P.size() >= 2) {
-      if (Most && P.size() > Most->size())
-        Others.insert(Most->front()->Name + "()");
-      else if (Most)
-        Others.insert(P.front()->Name + "()");
-      if (!Most || P.size() > Most->size())
-        Most = &P;
-    }
-  if (Most) {
-    const std::vector<const Function *> &P = *Most;
-    std::string Where;
-    for (size_t I = 0; I < P.size() && I < 3; ++I)
-      Where += (I == 0 ? "" : I + 1 == P.size() ? " and " : ", ") + P[I]->File + ":" + std::to_string(P[I]->Line);
-    if (P.size() > 3)
-      Where += " and " + std::to_string(P.size() - 3) + " more";
+    if (P.size() >= 2)
+      Several.push_back(&P);
+  if (!Several.empty()) {
+    auto Most = llvm::max_element(Several, [](auto *A, auto *B) { return A->size() < B->size(); });
+    const std::vector<const Function *> &P = **Most;
+    std::set<std::string> Others;
+    for (auto *O : Several)
+      if (O != *Most)
+        Others.insert(O->front()->Name + "()");
+    std::vector<std::string> OtherNames(Others.begin(), Others.end());
     std::string Also;
-    if (!Others.empty()) {
+    if (!Others.empty())
       Also = "; " + std::to_string(Others.size()) + " more function" + (Others.size() == 1 ? " is" : "s are") +
-             " too: ";
-      size_t I = 0;
-      for (const std::string &N : Others) {
-        if (I == 5) {
-          Also += " and " + std::to_string(Others.size() - 5) + " more";
-          break;
-        }
-        Also += (I == 0 ? "" : I + 1 == Others.size() ? " and " : ", ") + N;
-        ++I;
-      }
-    }
-    Notes.push_back(P.front()->Name + "() is defined at " + std::to_string(P.size()) + " places, " + Where + Also +
+             " too: " + listSome(OtherNames.size(), 5, [&](size_t I) { return OtherNames[I]; });
+    Notes.push_back(P.front()->Name + "() is defined at " + std::to_string(P.size()) + " places, " +
+                    listSome(P.size(), 3,
+                             [&](size_t I) { return P[I]->File + ":" + std::to_string(P[I]->Line); }) +
+                    Also +
                     " (several programs in one compile database?); the project model keeps them apart: a file's "
                     "calls reach the definition it holds, or else the first");
   }
@@ -194,8 +188,8 @@ void ProjectModel::keepDefinitionsApart() {
   for (TUSummary &S : Pending) {
     std::map<std::string, std::string> Own; // plain USR -> this TU's
     for (Function &F : S.Functions) {
-      auto It = First.find(F.USR);
-      if (It == First.end() || It->second == std::pair(F.File, F.Line))
+      const std::vector<const Function *> &P = Places.at(F.USR);
+      if (P.size() < 2 || SamePlace(P.front(), F))
         continue;
       std::string Apart = F.USR + DefinitionApart + F.File + ":" + std::to_string(F.Line);
       Own[F.USR] = Apart;
@@ -979,11 +973,8 @@ bool ProjectModel::resolve(Finding &F) const {
         W = Mine;
     }
     std::string From = dtypeWord(W->From), To = dtypeWord(W->To);
-    std::string Names;
-    for (size_t I = 0; I < B->IfWidenedHost.size() && I < 3; ++I)
-      Names += (I == 0 ? "" : I + 1 == B->IfWidenedHost.size() ? " and " : ", ") + flowName(B->IfWidenedHost[I]);
-    if (B->IfWidenedHost.size() > 3)
-      Names += " and " + std::to_string(B->IfWidenedHost.size() - 3) + " more";
+    std::string Names =
+        listSome(B->IfWidenedHost.size(), 3, [&](size_t I) { return flowName(B->IfWidenedHost[I]); });
     std::string What = "the " + To + " tensor from " + Names + " was converted from " + From + " on the host (in " +
                        W->In + "(), " + baseName(W->File) + ":" + std::to_string(W->Line) + ")";
     unsigned FromSize = scalarTypeSize(W->From);
