@@ -388,11 +388,14 @@ bool codeHasErrors(const FunctionDecl *Def, ASTContext &Ctx, unsigned Depth,
 /// code, and the user functions FD calls after C (Later), which decide whether the model is
 /// trained again. Code with errors elsewhere in the TU does not matter. (gradDisabledAt also asks
 /// FD's callers, but a caller's guard would stop the training in FD too: no caller of a function
-/// that trains holds one, and code with errors there cannot hide one that matters.)
-bool afterTrainingRestsOnErrors(const CallExpr *C, llvm::ArrayRef<const FunctionDecl *> Later, ASTContext &Ctx) {
+/// that trains holds one, and code with errors there cannot hide one that matters.) Code of FD
+/// typed through synthesised declarations (a plotting library's calls after the test pass) is
+/// judged: it is distrusted only when the model (Model) is handed to it, which might train it.
+bool afterTrainingRestsOnErrors(const CallExpr *C, const ValueDecl *Model, llvm::ArrayRef<const FunctionDecl *> Later,
+                                ASTContext &Ctx) {
   if (!Ctx.getDiagnostics().hasErrorOccurred())
     return false;
-  if (scopeHasErrors(Ctx, C->getBeginLoc(), /*WholeTU=*/false))
+  if (functionHasRealErrors(Ctx, C->getBeginLoc()) || declRestsOnErrors(Ctx, Model))
     return true;
   llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
   return llvm::any_of(Later, [&](const FunctionDecl *Def) { return codeHasErrors(Def, Ctx, 0, Seen); });
@@ -463,7 +466,7 @@ void EvalNoGradCheck::checkAfterTraining(const FunctionDecl *FD, ASTContext &Ctx
       continue;
     // Errors in this function, or in what decides that nothing trains later, drop the finding
     // (reported once per function: not at a later forward() either).
-    if (afterTrainingRestsOnErrors(C, LaterBodies, Ctx))
+    if (afterTrainingRestsOnErrors(C, M, LaterBodies, Ctx))
       return;
     std::string Msg = "the model trained by the loop at line " + std::to_string(SM.getSpellingLineNumber(Trained->getBeginLoc())) +
                       " runs forward() again after training with gradient recording on: nothing back-propagates "
