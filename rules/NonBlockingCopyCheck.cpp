@@ -130,6 +130,33 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
     else
       break;
   }
+  // `torch::stack(images)` / `torch::cat(images)` of a local vector that holds parts of the batch
+  // only (`images.push_back(example.data)` over the examples of a batch): the collated batch, in
+  // new pageable memory.
+  if (const auto *C = dyn_cast<CallExpr>(E); C && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(C) && C->getNumArgs() >= 1) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F || !F->getDeclName().isIdentifier() || !llvm::is_contained({"stack", "cat", "concat"}, F->getName()) ||
+        !isTorchDecl(F) || Depth >= 3)
+      return nullptr;
+    const Expr *List = Skip(C->getArg(0)); // the TensorList (ArrayRef) made from the vector
+    if (const auto *Conv = dyn_cast<CXXConstructExpr>(List); Conv && Conv->getNumArgs() == 1)
+      List = Skip(Conv->getArg(0));
+    const auto *Parts = dyn_cast<DeclRefExpr>(List);
+    const auto *PartsVD = Parts ? dyn_cast<VarDecl>(Parts->getDecl()) : nullptr;
+    if (!PartsVD)
+      return nullptr;
+    const VarValues &V = elementsOf(PartsVD, Ctx);
+    if (!V.Known || V.Values.empty())
+      return nullptr;
+    const VarDecl *First = nullptr;
+    for (const Expr *Part : V.Values) {
+      const VarDecl *B = batchVariable(Part, Ctx, Depth + 1);
+      if (!B)
+        return nullptr;
+      First = First ? First : B;
+    }
+    return First;
+  }
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD)

@@ -1,8 +1,9 @@
 // torch-non-blocking-copy: a loader without a Stack transform yields a std::vector of examples; the
 // training loop hands it to the project's own collate function, which copies each example's
 // target to the device with a blocking copy from pageable memory, on every step. The parameter is
-// given a loader batch at every call, so its elements are batch tensors. (torch::stack of the
-// images makes new pageable memory, which this check does not follow: not reported.)
+// given a loader batch at every call, so its elements are batch tensors. torch::stack of the
+// examples' images is the collated batch, in new pageable memory, copied the same way: reported
+// too (pin it, or stack into a pinned buffer, before the non_blocking copy).
 #include <torch/torch.h>
 #include <tuple>
 #include <vector>
@@ -23,6 +24,7 @@ std::tuple<torch::Tensor, std::vector<torch::Tensor>> collate(std::vector<torch:
     // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: batch tensor copied to the device without non_blocking [torch-non-blocking-copy]
   }
   return {torch::stack(images, 0).to(device), targets};
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: batch tensor copied to the device without non_blocking [torch-non-blocking-copy]
 }
 
 int main() {

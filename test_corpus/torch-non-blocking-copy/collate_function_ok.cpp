@@ -1,7 +1,9 @@
 // Look-alikes of collate_function.cpp: a collate function that copies the batch's examples with
 // non_blocking (from a data set whose get() pins them), and one given, at its only call, examples
 // cached on the device before training (its elements are not loader batches; the copy is a
-// no-op). No finding.
+// no-op). Stacks: of examples already copied with non_blocking, of a batch pinned before its
+// non_blocking copy, and of a vector that also holds a tensor made here (not the batch alone).
+// No finding.
 #include <torch/torch.h>
 #include <vector>
 
@@ -26,6 +28,21 @@ torch::Tensor collate_cached(const std::vector<torch::data::Example<>> &examples
   return torch::stack(images, 0);
 }
 
+torch::Tensor stack_pinned(std::vector<torch::data::Example<>> &batch, torch::Device device) {
+  std::vector<torch::Tensor> images;
+  for (const auto &ex : batch)
+    images.push_back(ex.data);
+  return torch::stack(images, 0).pin_memory().to(device, /*non_blocking=*/true);
+}
+
+torch::Tensor stack_with_padding(std::vector<torch::data::Example<>> &batch, torch::Device device) {
+  std::vector<torch::Tensor> images;
+  for (const auto &ex : batch)
+    images.push_back(ex.data);
+  images.push_back(torch::zeros({3, 32, 32}, device));
+  return torch::cat(images, 0).to(device);
+}
+
 int main() {
   torch::Device device(torch::kCUDA);
   auto loader = torch::data::make_data_loader<torch::data::samplers::RandomSampler>(
@@ -38,7 +55,9 @@ int main() {
   torch::optim::SGD opt(net->parameters(), 0.01);
   for (auto &batch : *loader) {
     auto loss = net->forward(collate_async(batch, device).flatten(1)).mean() +
-                net->forward(collate_cached(cached, device).flatten(1)).mean();
+                net->forward(collate_cached(cached, device).flatten(1)).mean() +
+                net->forward(stack_pinned(batch, device).flatten(1)).mean() +
+                net->forward(stack_with_padding(batch, device).flatten(1)).mean();
     opt.zero_grad();
     loss.backward();
     opt.step();
