@@ -1,9 +1,11 @@
 #include "rules/NonBlockingCopyCheck.h"
+#include "analysis/Autograd.h"
 #include "analysis/DeviceProvenance.h"
 #include "analysis/LocalDataflow.h"
 #include "analysis/NnModules.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/TUFacts.h"
+#include "core/AstWalk.h"
 #include "fixits/TensorOptionsFix.h"
 #include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
@@ -115,11 +117,83 @@ bool fillsInCondition(const Expr *Cond, const VarDecl *VD) {
   return Fills;
 }
 
+/// A container of batches kept in memory: std::vector / std::deque of tensors, of (input, target)
+/// pairs or tuples of tensors, or of torch::data::Example.
+bool isBatchListType(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() < 1 || Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  std::string N = Spec->getQualifiedNameAsString();
+  if (N != "std::vector" && N != "std::deque")
+    return false;
+  QualType E = Spec->getTemplateArgs()[0].getAsType();
+  if (isTensorType(E))
+    return true;
+  const auto *ES = dyn_cast_or_null<ClassTemplateSpecializationDecl>(E->getAsCXXRecordDecl());
+  if (!ES)
+    return false;
+  std::string EN = ES->getQualifiedNameAsString();
+  if (EN == "torch::data::Example")
+    return true;
+  if (EN != "std::pair" && EN != "std::tuple")
+    return false;
+  for (const TemplateArgument &A : ES->getTemplateArgs().asArray()) {
+    if (A.getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &P : A.pack_elements())
+        if (P.getKind() != TemplateArgument::Type || !isTensorType(P.getAsType()))
+          return false;
+    } else if (A.getKind() != TemplateArgument::Type || !isTensorType(A.getAsType())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The loop's body (not a function it calls) runs backward() or an optimizer step: a training loop.
+bool loopTrains(const Stmt *Loop) {
+  bool Trains = false;
+  forEachCall(Loop, [&](const CallExpr *C) { Trains = Trains || isTrainingCall(C); });
+  return Trains;
+}
+
+/// `batches[i]` (`batches.at(i)`) of a container of batches (isBatchListType) whose index is the
+/// counter of a loop around it that trains: the loop walks the batches kept in memory, one per
+/// step (`for (i = 0; i < train_iter.size(); ++i) { auto X = train_iter[i].first; ... }`). The
+/// container, or null.
+const VarDecl *indexedBatchList(const Expr *E, const HotCodeAnalysis &H) {
+  const Expr *Obj = nullptr, *Index = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    Obj = Op->getArg(0);
+    Index = Op->getArg(1);
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+             MC && MC->getMethodDecl() && MC->getMethodDecl()->getDeclName().isIdentifier() &&
+             MC->getMethodDecl()->getName() == "at" && MC->getNumArgs() == 1) {
+    Obj = MC->getImplicitObjectArgument();
+    Index = MC->getArg(0);
+  }
+  if (!Obj || !isBatchListType(Obj->getType()))
+    return nullptr;
+  const auto *List = dyn_cast<DeclRefExpr>(Skip(Obj));
+  const auto *IndexRef = dyn_cast<DeclRefExpr>(Skip(Index));
+  const auto *ListVD = List ? dyn_cast<VarDecl>(List->getDecl()) : nullptr;
+  const auto *IndexVD = IndexRef ? dyn_cast<VarDecl>(IndexRef->getDecl()) : nullptr;
+  if (!ListVD || !IndexVD)
+    return nullptr;
+  for (const Stmt *P = H.parentOf(E); P; P = H.parentOf(P))
+    if (const auto *For = dyn_cast<ForStmt>(P)) {
+      const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+      if (Init && Init->isSingleDecl() && Init->getSingleDecl() == IndexVD)
+        return loopTrains(For) ? ListVD : nullptr;
+    }
+  return nullptr;
+}
+
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
 /// `batch.data.view(...)`, `batch.data.index({Slice(), 0})`, or a local initialized from one of
 /// them and never assigned again: `auto data = batch.data;`) reads.
-const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0, bool *FromList = nullptr) {
   E = Skip(E);
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
   for (;;) {
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       E = Skip(ME->getBase());
@@ -129,6 +203,12 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
       E = Skip(C->getImplicitObjectArgument());
     else
       break;
+  }
+  // A batch kept in memory, walked by the training loop.
+  if (const VarDecl *List = indexedBatchList(E, H)) {
+    if (FromList)
+      *FromList = true;
+    return List;
   }
   // `torch::stack(images)` / `torch::cat(images)` of a local vector that holds parts of the batch
   // only (`images.push_back(example.data)` over the examples of a batch): the collated batch, in
@@ -163,7 +243,6 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
     return nullptr;
   // The range-for that declares VD, found by walking up from the use; or a loop whose condition
   // fills VD (`while (loader(batch))`, `while (loader.next(batch))`: a project's own loader).
-  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
   for (const Stmt *P = H.parentOf(E); P; P = H.parentOf(P)) {
     if (const auto *For = dyn_cast<CXXForRangeStmt>(P))
       if (For->getLoopVariable() == VD) {
@@ -172,8 +251,15 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
         // Over a loader; or over a batch that is a vector of examples (a loader without a Stack
         // transform, handed to the project's own collate function).
         if (isDataLoaderType(For->getRangeInit()->getType()) ||
-            (Depth < 3 && batchVariable(For->getRangeInit(), Ctx, Depth + 1)))
+            (Depth < 3 && batchVariable(For->getRangeInit(), Ctx, Depth + 1, FromList)))
           return VD;
+        // A loop that trains on each element of a container of batches kept in memory.
+        if (isBatchListType(For->getRangeInit()->getType()) && isa<DeclRefExpr>(Skip(For->getRangeInit())) &&
+            loopTrains(For)) {
+          if (FromList)
+            *FromList = true;
+          return VD;
+        }
         return nullptr;
       }
     const Expr *Cond = nullptr;
@@ -197,9 +283,9 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0)
   if (Depth < 2 && VD->isLocalVarDecl() && VD->getInit()) {
     const VarValues &V = valuesOf(VD, Ctx);
     if (V.Known && !V.Written && V.Values.size() == 1)
-      return batchVariable(stripCopies(V.Values.front()), Ctx, Depth + 1);
+      return batchVariable(stripCopies(V.Values.front()), Ctx, Depth + 1, FromList);
     if (const Expr *Reaching = onlyReachingAssignment(DRE, VD, Ctx))
-      return batchVariable(stripCopies(Reaching), Ctx, Depth + 1);
+      return batchVariable(stripCopies(Reaching), Ctx, Depth + 1, FromList);
   }
   return nullptr;
 }
@@ -244,7 +330,8 @@ void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {
   if (!inUserCode(Loc, *Result.SourceManager))
     return;
   const CallExpr *Wrapped = nullptr;
-  if (!batchVariable(Call->getImplicitObjectArgument(), Ctx) &&
+  bool FromList = false;
+  if (!batchVariable(Call->getImplicitObjectArgument(), Ctx, 0, &FromList) &&
       !(Wrapped = wrappedHostMemory(Call->getImplicitObjectArgument(), Ctx)))
     return;
   // A CPU-only program (main() here, no CUDA, no device from another file): nothing to overlap. A
@@ -279,6 +366,18 @@ void NonBlockingCopyCheck::check(const MatchFinder::MatchResult &Result) {
            "loop (`torch::empty(sizes, torch::TensorOptions().dtype(...).pinned_memory(true))`, then per step "
            "`staging.copy_(torch::from_blob(...))`) and use `staging.to(device, /*non_blocking=*/true)`; memory "
            "that holds the same values on every step is better uploaded once, before the loop",
+           Hot);
+    return;
+  }
+  if (FromList) {
+    // Batches kept in host memory for the whole run: pin them once, not every step.
+    if (deviceOf(Call->getImplicitObjectArgument(), Ctx) == DeviceKind::Accelerator)
+      return;
+    report(Loc,
+           "batch kept in host memory copied to the device without non_blocking on every step: the host "
+           "blocks on each copy; pin the batches once where the container is filled (`.pin_memory()`) and "
+           "use `.to(device, /*non_blocking=*/true)`, or move the whole container to the device once before "
+           "training if it fits",
            Hot);
     return;
   }
