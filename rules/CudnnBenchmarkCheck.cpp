@@ -1,4 +1,5 @@
 #include "rules/CudnnBenchmarkCheck.h"
+#include "analysis/HotCode.h"
 #include "analysis/ProgramFacts.h"
 #include "analysis/TUFacts.h"
 #include "core/Recovery.h"
@@ -45,7 +46,9 @@ void CudnnBenchmarkCheck::check(const MatchFinder::MatchResult &Result) {
   if (erroneousCodeNames(Ctx, {"setBenchmarkCuDNN", "setDeterministicCuDNN", "setDeterministicAlgorithms", "globalContext"}))
     return;
   bool HereAlone = Cuda.isValid() && F.BuildsConv && F.Trains;
-  auto Line = [&](SourceLocation L) { return "line " + std::to_string(T.line(L)); };
+  // "line 12" in main()'s file, "model.h:15" in a header (a network built or trained there).
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  auto Line = [&](SourceLocation L) { return H.placeFrom(L, Main->getLocation()); };
   std::string Own = HereAlone ? message(F.ConvName, Line(F.FirstConv), Line(Cuda), Line(F.FirstTraining)) : "";
   auto AddFix = [&](DiagnosticBuilder &D) {
     std::vector<FixItHint> Fixes;
