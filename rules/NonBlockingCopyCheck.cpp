@@ -27,6 +27,26 @@ bool isReshape(const CXXMemberCallExpr *C) {
              M->getName());
 }
 
+/// `batch.data.to(torch::kF32)`, `.toType(kFloat)`: a dtype conversion with no device, on the host
+/// (the batch itself when it already has the type, else new pageable memory made from it).
+bool isHostDtypeConversion(const CXXMemberCallExpr *C) {
+  const CXXMethodDecl *M = C->getMethodDecl();
+  if (!M || !M->getDeclName().isIdentifier() || !isTensorType(C->getImplicitObjectArgument()->getType()) ||
+      C->getNumArgs() < 1)
+    return false;
+  if (M->getName() == "toType")
+    return true;
+  if (M->getName() != "to" || deviceArgumentOfTo(C))
+    return false;
+  const Expr *A = C->getArg(0)->IgnoreImplicit();
+  QualType T = A->getType();
+  if (const auto *ED = T->getAsTagDecl(); ED && ED->getDeclName().isIdentifier() && ED->getName() == "ScalarType")
+    return true;
+  if (const auto *RD = T->getAsCXXRecordDecl(); RD && RD->getDeclName().isIdentifier() && RD->getName() == "TypeMeta")
+    return true;
+  return false;
+}
+
 /// `t.index({Slice(), 0})`, `t.index({0})`: indexing with slices and integers only (basic
 /// indexing) is a view of the same memory; a tensor or boolean index copies.
 bool isBasicIndex(const CXXMemberCallExpr *C) {
@@ -199,7 +219,7 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0,
       E = Skip(ME->getBase());
     else if (const Expr *Whole = stdGetArgument(E))
       E = Skip(Whole);
-    else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && (isReshape(C) || isBasicIndex(C)))
+    else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && (isReshape(C) || isBasicIndex(C) || isHostDtypeConversion(C)))
       E = Skip(C->getImplicitObjectArgument());
     else
       break;
