@@ -43,11 +43,46 @@ bool scratchTensor(const CallExpr *Call, const FunctionDecl *F) {
         Var = V;
       return true;
     }
+    /// The variable E names, also through views of it (`m.slice(0, 0, 3).select(1, 3)`, `m[0]`,
+    /// `m.index({0, 1})`, `m.narrow(...)`, `m.view(...)`): writing into a view writes into it.
+    static const DeclRefExpr *viewedVariable(const Expr *E) {
+      for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+        E = stripCopies(E);
+        if (const auto *R = dyn_cast<DeclRefExpr>(E))
+          return R;
+        if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript &&
+                                                                 Op->getNumArgs() == 2 && isTensorType(Op->getType())) {
+          E = Op->getArg(0);
+          continue;
+        }
+        const auto *M = dyn_cast<CXXMemberCallExpr>(E);
+        const CXXMethodDecl *MD = M ? M->getMethodDecl() : nullptr;
+        if (!MD || !MD->getDeclName().isIdentifier() || !isTensorType(M->getType()) ||
+            !llvm::is_contained({"slice", "select", "narrow", "index", "view", "reshape", "diagonal", "transpose",
+                                 "permute", "squeeze", "unsqueeze", "flatten", "t", "expand", "as_strided"},
+                                MD->getName()))
+          return nullptr;
+        E = M->getImplicitObjectArgument();
+      }
+      return nullptr;
+    }
     bool VisitCXXMemberCallExpr(CXXMemberCallExpr *M) {
-      const auto *R = dyn_cast_or_null<DeclRefExpr>(stripCopies(M->getImplicitObjectArgument()));
+      const DeclRefExpr *R = viewedVariable(M->getImplicitObjectArgument());
       const CXXMethodDecl *MD = M->getMethodDecl();
       if (Var && R && R->getDecl() == Var && MD && MD->getDeclName().isIdentifier() &&
           MD->getName().ends_with("_") && !MD->getName().starts_with("requires_grad"))
+        Written = true;
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+      // `m[0][1] = v;`, `m.slice(0, 0, 3) = r;`: Tensor's assignment to a view writes in place
+      // (an assignment to the variable itself rebinds it: not a write into this tensor).
+      if (!Var || !Op->isAssignmentOp() || Op->getNumArgs() != 2)
+        return true;
+      const Expr *Target = stripCopies(Op->getArg(0));
+      if (isa<DeclRefExpr>(Target))
+        return true;
+      if (const DeclRefExpr *R = viewedVariable(Target); R && R->getDecl() == Var)
         Written = true;
       return true;
     }
