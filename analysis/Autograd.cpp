@@ -245,11 +245,7 @@ static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth,
     const FunctionDecl *Def = nullptr;
     if (Elsewhere && !Callee->hasBody(Def)) {
       const FunctionDecl *Canon = Callee->getCanonicalDecl();
-      bool NoTensors = true;
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
-        NoTensors = holdsNoTensors(MC->getImplicitObjectArgument()->getType());
-      for (const Expr *A : C->arguments())
-        NoTensors = NoTensors && holdsNoTensors(A->getType());
+      bool NoTensors = handedNoTensors(C);
       auto It = llvm::find_if(*Elsewhere, [&](const GradientCallee &G) { return G.Callee == Canon; });
       if (It == Elsewhere->end())
         Elsewhere->push_back({Canon, NoTensors});
@@ -264,6 +260,15 @@ static bool mayNeedGradientsDepth(const FunctionDecl *FD, int Depth,
     Needs = mayNeedGradientsDepth(Def, Depth + 1, Seen, Elsewhere);
   });
   return Needs;
+}
+
+bool handedNoTensors(const CallExpr *C) {
+  bool NoTensors = true;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+    NoTensors = holdsNoTensors(MC->getImplicitObjectArgument()->getType());
+  for (const Expr *A : C->arguments())
+    NoTensors = NoTensors && holdsNoTensors(A->getType());
+  return NoTensors;
 }
 
 bool mayNeedGradients(const FunctionDecl *FD) {

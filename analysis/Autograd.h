@@ -58,6 +58,8 @@ struct GradientCallee {
   bool HandedNoTensors = true;
 };
 bool mayNeedGradients(const clang::FunctionDecl *FD, std::vector<GradientCallee> &Elsewhere);
+/// Call passes only values that hold no tensor or module (holdsNoTensors), its object included.
+bool handedNoTensors(const clang::CallExpr *Call);
 } // namespace torchlint
 
 namespace torchlint {

@@ -483,7 +483,7 @@ void EvalNoGradCheck::checkAfterTraining(const FunctionDecl *FD, ASTContext &Ctx
 }
 
 bool EvalNoGradCheck::evaluationRegion(const CallExpr *Eval, const FunctionDecl *FD, ASTContext &Ctx,
-                                       SourceLocation &End) const {
+                                       SourceLocation &End, std::vector<std::string> *Elsewhere) const {
   const SourceManager &SM = Ctx.getSourceManager();
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   // The end: the first train() after eval() within the innermost loop around it, else the end of
@@ -515,10 +515,33 @@ bool EvalNoGradCheck::evaluationRegion(const CallExpr *Eval, const FunctionDecl 
     if (!Callee)
       return;
     if (Callee->getDeclName().isIdentifier() &&
-        llvm::is_contained({"requires_grad_", "set_requires_grad", "grad", "backward"}, Callee->getName()))
+        llvm::is_contained({"requires_grad_", "set_requires_grad", "grad", "backward"}, Callee->getName())) {
       Needs = true;
-    else if (laterCallMayTrain(C, SM)) // a body here that may need gradients, or one elsewhere named like training
+    } else if (Elsewhere && isUserFunction(Callee, SM)) {
+      // With the project model: a user function whose body is in another file (the module's
+      // forward() in net.cpp), or in no file of the database (a model written in CUDA files the
+      // database leaves out, which may call autograd::grad for forces), is answered by the model
+      // (model/ProjectModel.h needsGradients), as for a whole evaluation function.
+      const FunctionDecl *Def = nullptr;
+      if (Callee->hasBody(Def) && Def) {
+        std::vector<GradientCallee> Callees;
+        if (mayNeedGradients(Def, Callees))
+          Needs = true;
+        for (const GradientCallee &G : Callees) {
+          std::string U = model::usrOf(G.Callee);
+          if (U.empty())
+            Needs = true;
+          else
+            Elsewhere->push_back(model::gradientCalleeKey(std::move(U), G.HandedNoTensors));
+        }
+      } else if (std::string U = model::usrOf(Callee->getCanonicalDecl()); U.empty()) {
+        Needs = true;
+      } else {
+        Elsewhere->push_back(model::gradientCalleeKey(std::move(U), handedNoTensors(C)));
+      }
+    } else if (laterCallMayTrain(C, SM)) { // a body here that may need gradients, or one elsewhere named like training
       Needs = true;
+    }
   });
   return !Needs;
 }
@@ -565,7 +588,7 @@ void EvalNoGradCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation RegionEnd; // invalid: the whole function after eval()
   if (mayNeedGradientsHere(FD, Elsewhere)) {
     Elsewhere.clear();
-    if (DependentModel || !evaluationRegion(Call, FD, Ctx, RegionEnd))
+    if (DependentModel || !evaluationRegion(Call, FD, Ctx, RegionEnd, projectMode() ? &Elsewhere : nullptr))
       return;
   }
   auto InRegion = [&](const Stmt *C) {

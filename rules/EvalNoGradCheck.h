@@ -22,9 +22,11 @@ private:
   void checkRoutine(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
   /// For an eval() inside a loop of a function that also trains: the evaluation region after it
   /// (to the next train(), or the end of the loop body around it; End) needs no
-  /// gradients (no training call, no requires_grad switch, no user function that might).
+  /// gradients (no training call, no requires_grad switch, no user function that might). With
+  /// Elsewhere (project mode), the user functions it calls whose bodies are in other files, or
+  /// in none, go there for the project model to answer, as mayNeedGradientsHere's do.
   bool evaluationRegion(const clang::CallExpr *Eval, const clang::FunctionDecl *FD, clang::ASTContext &Ctx,
-                        clang::SourceLocation &End) const;
+                        clang::SourceLocation &End, std::vector<std::string> *Elsewhere) const;
   /// The model trained by a loop of FD run again after it (evaluation after training) with gradient
   /// recording on.
   void checkAfterTraining(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
