@@ -326,4 +326,28 @@ RNG &theRNG();
 void setNumThreads(int nthreads);
 int getNumThreads();
 
+typedef std::string String;
+typedef std::int64_t int64;
+typedef std::uint64_t uint64;
+
+// core/utility.hpp: timing, and the command-line parser programs' main() reads its options with.
+int64 getTickCount();
+double getTickFrequency();
+
+class CommandLineParser {
+public:
+  CommandLineParser(int argc, const char *const argv[], const String &keys);
+  CommandLineParser(const CommandLineParser &parser);
+  CommandLineParser &operator=(const CommandLineParser &parser);
+  ~CommandLineParser();
+  String getPathToApplication() const;
+  template <typename T> T get(const String &name, bool space_delete = true) const;
+  template <typename T> T get(int index, bool space_delete = true) const;
+  bool has(const String &name) const;
+  bool check() const;
+  void about(const String &message);
+  void printMessage() const;
+  void printErrors() const;
+};
+
 } // namespace cv
