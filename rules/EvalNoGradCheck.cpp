@@ -524,16 +524,8 @@ bool EvalNoGradCheck::evaluationRegion(const CallExpr *Eval, const FunctionDecl 
       // (model/ProjectModel.h needsGradients), as for a whole evaluation function.
       const FunctionDecl *Def = nullptr;
       if (Callee->hasBody(Def) && Def) {
-        std::vector<GradientCallee> Callees;
-        if (mayNeedGradients(Def, Callees))
+        if (mayNeedGradientsHere(Def, *Elsewhere))
           Needs = true;
-        for (const GradientCallee &G : Callees) {
-          std::string U = model::usrOf(G.Callee);
-          if (U.empty())
-            Needs = true;
-          else
-            Elsewhere->push_back(model::gradientCalleeKey(std::move(U), G.HandedNoTensors));
-        }
       } else if (std::string U = model::usrOf(Callee->getCanonicalDecl()); U.empty()) {
         Needs = true;
       } else {

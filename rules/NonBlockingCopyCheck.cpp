@@ -209,8 +209,12 @@ const VarDecl *indexedBatchList(const Expr *E, const HotCodeAnalysis &H) {
 }
 
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
-/// `batch.data.view(...)`, `batch.data.index({Slice(), 0})`, or a local initialized from one of
-/// them and never assigned again: `auto data = batch.data;`) reads.
+/// `batch.data.view(...)`, `batch.data.index({Slice(), 0})`, `batch.data.to(torch::kF32)`, or a
+/// local initialized from one of them and never assigned again, `auto data = batch.data;`, or whose
+/// only reaching assignment is one of them) reads; for `torch::stack(parts)` of a vector holding
+/// parts of a batch only, that batch's variable. A batch kept in host memory (an element of a
+/// container of batches walked by a loop that trains: indexedBatchList, or a range-for over one)
+/// gives the container or the range-for variable, and sets *FromList.
 const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0, bool *FromList = nullptr) {
   E = Skip(E);
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
