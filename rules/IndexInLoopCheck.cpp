@@ -197,17 +197,7 @@ bool usesRaggedElementSize(const Stmt *S, const VarDecl *Var) {
         isTensorType(MC->getImplicitObjectArgument()->getType())) {
       const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
       const Expr *Container = nullptr, *Index = nullptr;
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Obj); Op && Op->getOperator() == OO_Subscript &&
-                                                              Op->getNumArgs() == 2) {
-        Container = Op->getArg(0);
-        Index = Op->getArg(1);
-      } else if (const auto *At = dyn_cast<CXXMemberCallExpr>(Obj);
-                 At && At->getMethodDecl() && At->getMethodDecl()->getDeclName().isIdentifier() &&
-                 At->getMethodDecl()->getName() == "at" && At->getNumArgs() == 1) {
-        Container = At->getImplicitObjectArgument();
-        Index = At->getArg(0);
-      }
-      if (Container && !isTensorType(Container->getType()) && isBareUse(Index, Var))
+      if (elementAccess(Obj, Container, Index) && !isTensorType(Container->getType()) && isBareUse(Index, Var))
         return true;
     }
   for (const Stmt *C : S->children())

@@ -182,16 +182,7 @@ bool loopTrains(const Stmt *Loop) {
 /// container, or null.
 const VarDecl *indexedBatchList(const Expr *E, const HotCodeAnalysis &H) {
   const Expr *Obj = nullptr, *Index = nullptr;
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
-    Obj = Op->getArg(0);
-    Index = Op->getArg(1);
-  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
-             MC && MC->getMethodDecl() && MC->getMethodDecl()->getDeclName().isIdentifier() &&
-             MC->getMethodDecl()->getName() == "at" && MC->getNumArgs() == 1) {
-    Obj = MC->getImplicitObjectArgument();
-    Index = MC->getArg(0);
-  }
-  if (!Obj || !isBatchListType(Obj->getType()))
+  if (!elementAccess(E, Obj, Index) || !isBatchListType(Obj->getType()))
     return nullptr;
   const auto *List = dyn_cast<DeclRefExpr>(Skip(Obj));
   const auto *IndexRef = dyn_cast<DeclRefExpr>(Skip(Index));

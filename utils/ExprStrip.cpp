@@ -81,4 +81,20 @@ const InitListExpr *bracedList(const Expr *Arg) {
   return dyn_cast_or_null<InitListExpr>(A);
 }
 
+bool elementAccess(const Expr *E, const Expr *&Container, const Expr *&Index) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+    Container = Op->getArg(0);
+    Index = Op->getArg(1);
+    return true;
+  }
+  if (const auto *At = dyn_cast<CXXMemberCallExpr>(E); At && At->getMethodDecl() &&
+                                                       At->getMethodDecl()->getDeclName().isIdentifier() &&
+                                                       At->getMethodDecl()->getName() == "at" && At->getNumArgs() == 1) {
+    Container = At->getImplicitObjectArgument();
+    Index = At->getArg(0);
+    return true;
+  }
+  return false;
+}
+
 } // namespace torchlint

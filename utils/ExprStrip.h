@@ -9,7 +9,9 @@
 //  - stripToWritten: what the user wrote where C++ converts implicitly (a one-argument
 //    converting construction the user did not spell as `T(x)`): `Device d = "cuda";` -> "cuda";
 //  - bracedList: the braced list an argument was written as where C++ makes an initializer_list
-//    of it, or an ArrayRef of that (`t.index({Slice(), i})`) -> `{Slice(), i}`.
+//    of it, or an ArrayRef of that (`t.index({Slice(), i})`) -> `{Slice(), i}`;
+//  - elementAccess: a class's subscript or at() call split into container and index
+//    (`v[i]`, `v.at(i)` -> `v`, `i`).
 #pragma once
 
 namespace clang {
@@ -26,5 +28,7 @@ const clang::Expr *stripToWritten(const clang::Expr *E);
 /// The braced list Arg was written as (through the std::initializer_list C++ makes of it and a
 /// one-argument construction from that: c10::ArrayRef<TensorIndex>); null when it is not one.
 const clang::InitListExpr *bracedList(const clang::Expr *Arg);
+/// E is `c[i]` (a class's operator[]) or `c.at(i)`: true, with Container and Index set.
+bool elementAccess(const clang::Expr *E, const clang::Expr *&Container, const clang::Expr *&Index);
 
 } // namespace torchlint

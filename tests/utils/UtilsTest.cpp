@@ -57,6 +57,22 @@ TEST(ExprStrip, StripCopiesReachesTheCallBehindACopyAndItsTemporaries) {
   EXPECT_TRUE(is<DeclRefExpr>(stripCopies(initOf(*AST, "copied"))));
 }
 
+TEST(ExprStrip, ElementAccessSplitsSubscriptAndAt) {
+  auto AST = parse("struct Batches { at::Tensor &operator[](int i); at::Tensor &at(int i); at::Tensor &front(); };\n"
+                   "void g(Batches &b, int i) { at::Tensor x = b[i]; at::Tensor y = b.at(i); at::Tensor z = b.front(); }\n");
+  for (const char *Name : {"x", "y"}) {
+    const Expr *Container = nullptr, *Index = nullptr;
+    ASSERT_TRUE(elementAccess(stripCopies(initOf(*AST, Name)), Container, Index)) << Name;
+    const auto *C = dyn_cast<DeclRefExpr>(Container->IgnoreParenImpCasts());
+    const auto *I = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+    ASSERT_TRUE(C && I) << Name;
+    EXPECT_EQ("b", C->getDecl()->getName());
+    EXPECT_EQ("i", I->getDecl()->getName());
+  }
+  const Expr *Container = nullptr, *Index = nullptr;
+  EXPECT_FALSE(elementAccess(stripCopies(initOf(*AST, "z")), Container, Index)) << "front() is not indexed";
+}
+
 TEST(ExprStrip, StripCopiesReachesTheValueInABracedCopy) {
   // C++17 keeps `{value}` of the same class as a one-element list (a member initialiser
   // `P{prior.to(kCPU)}` is the same): the value; a list of another type or of two values stays.
