@@ -56,10 +56,14 @@ bool constantParameter(const ParmVarDecl *PV, ASTContext *Ctx, std::vector<const
   if (!FD)
     return false;
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(*Ctx);
-  if (std::optional<std::vector<const Expr *>> Args = HC.argumentsAtEveryCall(PV)) {
+  if (std::optional<std::vector<const Expr *>> Args = HC.argumentsAtEveryCall(PV, /*AllowNonConstReference=*/false,
+                                                                                  /*Defaults=*/true)) {
     if (Args->empty() || !llvm::all_of(*Args, [&](const Expr *A) { return constantData(A, Ctx, Deferred, Depth + 16); }))
       return false;
-    if (Deferred) // the calls of other files too
+    // The calls of other files too, unless no other file can call it (static, an anonymous
+    // namespace): then this TU's calls are all of them, and the parameters they pass on are
+    // deferred themselves (a static helper of ssim(..., int window_size = 11) in another file).
+    if (Deferred && FD->isExternallyVisible())
       Deferred->push_back(PV);
     return true;
   }

@@ -16,7 +16,8 @@ namespace torchlint {
 /// them, braced lists of them, and the implicit conversions libtorch applies
 /// (TensorDataContainer, Scalar, IntArrayRef). No calls, no runtime variables. With Ctx, also a
 /// parameter of a number type that every call of its function in this TU passes such a value
-/// (`Output(logits, 0.0f, 1.0f, 11)` whose constructor runs `torch::linspace(lo, hi, n, ...)`).
+/// (`Output(logits, 0.0f, 1.0f, 11)` whose constructor runs `torch::linspace(lo, hi, n, ...)`),
+/// or leaves to a default that is one (`ssim(a, b)` declared with `int window_size = 11`).
 /// With Deferred (whole-project mode), such a parameter, or one whose function has no call in
 /// this TU (its callers are in other files), is added to *Deferred and counts as constant: the
 /// project model checks every file's calls (model/ProjectModel.h constantAtEveryCall). A

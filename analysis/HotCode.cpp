@@ -856,7 +856,8 @@ bool HotCodeAnalysis::inTestBody(const Stmt *S) const {
 }
 
 std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(const ParmVarDecl *PV,
-                                                                                bool AllowNonConstReference) const {
+                                                                                bool AllowNonConstReference,
+                                                                                bool Defaults) const {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PV->getDeclContext());
   if (!FD || (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
     return std::nullopt;
@@ -884,6 +885,8 @@ std::optional<std::vector<const Expr *>> HotCodeAnalysis::argumentsAtEveryCall(c
     } else if (const auto *C = dyn_cast<CXXConstructExpr>(Call)) {
       Arg = Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
     }
+    if (const auto *D = dyn_cast_or_null<CXXDefaultArgExpr>(Arg); D && Defaults)
+      Arg = D->getExpr(); // the default written in the declaration
     if (!Arg || isa<CXXDefaultArgExpr>(Arg))
       return std::nullopt;
     Args.push_back(Arg);

@@ -135,9 +135,12 @@ public:
   /// otherwise, PV is a const reference or a copy that is never written, and no call leaves it
   /// to its default. Else nullopt. (Callers in other TUs are not seen.)
   /// With AllowNonConstReference, a non-const reference parameter counts too (it still names the
-  /// caller's object, which the function may change).
+  /// caller's object, which the function may change). With Defaults, a call that leaves PV to its
+  /// default passes the default as written in the declaration (what a constant needs; a device
+  /// or a dtype default is not followed).
   std::optional<std::vector<const clang::Expr *>> argumentsAtEveryCall(const clang::ParmVarDecl *PV,
-                                                                       bool AllowNonConstReference = false) const;
+                                                                       bool AllowNonConstReference = false,
+                                                                       bool Defaults = false) const;
 
   /// The methods defined in this TU that override M (directly or through other overrides): what
   /// a call of M dispatched through the object may run here.

@@ -1,8 +1,9 @@
 // torch-alloc-in-forward through parameters: forward() builds an output object (and calls a
 // helper) with literal bounds and sizes, and the constructor or helper runs a factory on them:
-// every call of them in the file passes constants, so the factory rebuilds the same tensor on
-// every step. (A value read from the input or from the module, and a call that leaves the
-// parameter to its default: constant_through_parameters_ok.cpp.)
+// every call of them in the file passes constants (or leaves a parameter to a constant default:
+// a smoothing window sized 11 unless told otherwise), so the factory rebuilds the same tensor on
+// every step. (A value read from the input or from the module, a default read at run time, and
+// a default that another call overrides with a run-time value: constant_through_parameters_ok.cpp.)
 #include <torch/torch.h>
 
 struct SupportOutput {
@@ -19,11 +20,16 @@ torch::Tensor grid(int64_t n, const torch::Tensor &like) {
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: torch::arange(...) builds a tensor from constant arguments on every call [torch-alloc-in-forward]
 }
 
+torch::Tensor window(const torch::Tensor &like, int64_t n = 11) {
+  return torch::arange(n, like.options());
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: torch::arange(...) builds a tensor from constant arguments on every call [torch-alloc-in-forward]
+}
+
 struct ValueHead : torch::nn::Module {
   ValueHead() { fc = register_module("fc", torch::nn::Linear(32, 51)); }
   torch::Tensor forward(const torch::Tensor &x) {
     SupportOutput out(fc->forward(x), -10.0f, 10.0f, 51);
-    return out.expected() + grid(51, x).mean();
+    return out.expected() + grid(51, x).mean() + window(x).mean();
   }
   torch::nn::Linear fc{nullptr};
 };

@@ -1,8 +1,9 @@
 // torch-alloc-in-forward through parameters, left alone: the factory's arguments come from
 // parameters that some call fills with a value read at run time (the input's size, a member set
-// from the configuration), that a call leaves to its default, or that a function named other
-// than in calls (a pointer taken) may receive from anywhere. Nothing is reported. (Constants at
-// every call: constant_through_parameters.cpp.)
+// from the configuration), whose default is read at run time, whose constant default another
+// call overrides with a run-time value, or that a function named other than in calls (a pointer
+// taken) may receive from anywhere. Nothing is reported. (Constants at every call, a constant
+// default left alone at every call: constant_through_parameters.cpp.)
 #include <torch/torch.h>
 
 struct SupportOutput {
@@ -14,7 +15,10 @@ struct SupportOutput {
 
 torch::Tensor positions(int64_t n, const torch::Tensor &like) { return torch::arange(n, like.options()); }
 
-torch::Tensor offsets(const torch::Tensor &like, int64_t n = 8) { return torch::arange(n, like.options()); }
+int64_t configured_count();
+torch::Tensor offsets(const torch::Tensor &like, int64_t n = configured_count()) { return torch::arange(n, like.options()); }
+
+torch::Tensor widths(const torch::Tensor &like, int64_t n = 8) { return torch::arange(n, like.options()); }
 
 torch::Tensor steps(int64_t n, const torch::Tensor &like) { return torch::arange(n, like.options()); }
 torch::Tensor (*pick_steps)(int64_t, const torch::Tensor &) = steps;
@@ -25,7 +29,7 @@ struct Head : torch::nn::Module {
     SupportOutput wide(fc->forward(x), -bound, bound, 51);
     SupportOutput fixed(fc->forward(x), -1.0f, 1.0f, 51);
     return wide.support.sum() + fixed.support.sum() + positions(x.size(0), x).sum() + positions(4, x).sum() +
-           offsets(x).sum() + steps(3, x).sum();
+           offsets(x).sum() + steps(3, x).sum() + widths(x).sum() + widths(x, x.size(1)).sum();
   }
   float bound;
   torch::nn::Linear fc{nullptr};
