@@ -253,7 +253,8 @@ def flags_for(repo, dest, tu=None):
     return flags
 
 
-CXX_TUS = (".cpp", ".cc", ".cxx")  # translation units of a whole-project database (.cu needs CUDA support: issue 24)
+CXX_TUS = (".cpp", ".cc", ".cxx", ".cu")  # translation units of a whole-project database (.cu as CMake's CUDA language lists them)
+NVCC = "/usr/local/cuda/bin/nvcc"  # the compiler CMake names for .cu files (torchlint reads its flags, never runs it)
 STEP_RE = re.compile(r"\.backward\s*\(|optim\w*\s*(\.|->)\s*step\s*\(|\bloss\w*\s*=")
 
 
@@ -283,13 +284,16 @@ def project_files(repo, dest):
 
 def write_database(repo, dest, dbdir):
     """compile_commands.json with one entry per translation unit of the project; the compiler named by its
-    absolute path as CMake writes it, the harness's flags."""
+    absolute path as CMake writes it (nvcc for .cu files), the harness's flags."""
     os.makedirs(dbdir, exist_ok=True)
     entries = []
     for f in project_files(repo, dest):
         flags = [a for a in flags_for(repo, dest, f) if a not in ("-x", "c++")]
-        entries.append({"directory": dest, "file": f,
-                        "arguments": ["/usr/bin/c++"] + flags + ["-c", f, "-o", f + ".o"]})
+        if f.endswith(".cu"):  # CMake's CUDA language: nvcc with the target's defines, includes and -std
+            cmd = [NVCC, "-forward-unknown-to-host-compiler"] + flags + ["-x", "cu", "-c", f, "-o", f + ".o"]
+        else:
+            cmd = ["/usr/bin/c++"] + flags + ["-c", f, "-o", f + ".o"]
+        entries.append({"directory": dest, "file": f, "arguments": cmd})
     with open(os.path.join(dbdir, "compile_commands.json"), "w") as out:
         json.dump(entries, out, indent=1)
     return len(entries)
@@ -559,6 +563,16 @@ def write_report(manifest, results, judged, missed, rows, total_wall, pch_builds
         f.write("\n")
 
 
+def other_newcomer_reports(path_md):
+    """A line naming the other newcomer reports beside path_md (sets run apart, each with its own --out)."""
+    folder = os.path.dirname(os.path.abspath(path_md))
+    names = sorted(os.path.basename(p) for p in glob.glob(os.path.join(folder, "accuracy-newcomer*.md"))
+                   if os.path.abspath(p) != os.path.abspath(path_md))
+    if not names:
+        return ""
+    return "Other sets as a newcomer, each in its own report: %s.\n" % ", ".join("[%s](%s)" % (n, n) for n in names)
+
+
 def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
     """docs/accuracy-newcomer.md: issue 24's first run, per file."""
     L = ["# First run as a newcomer: no compile database, nothing but libtorch\n",
@@ -578,6 +592,7 @@ def write_newcomer_report(manifest, results, workdir, cmd, path_md, notes=()):
          "machine's 1-minute load average when the file finished (times are wall seconds: compare them only between "
          "files of one run on a quiet machine).\n",
          "".join("- %s\n" % n for n in notes),
+         other_newcomer_reports(path_md),
          "## Per repository\n",
          "| repository | files | with a step | step in a file with unjudged code | step in unjudged code | stand-in only | findings | lost vs project mode | extra (TP/FP/debatable/unjudged) | median s/file | max s/file |",
          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
