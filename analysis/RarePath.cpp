@@ -550,9 +550,20 @@ const ParmVarDecl *pointerTest(const Expr *E, const FunctionDecl *F, bool &NonNu
       return nullptr;
     Equal = B->getOpcode() == BO_EQ;
   }
+  // An optional's `has_value()` or its `explicit operator bool` (`if (batch)`).
+  bool Optional = false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Ref); MC && Ref == E) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && (isa<CXXConversionDecl>(MD) || (MD->getDeclName().isIdentifier() && MD->getName() == "has_value")) &&
+        MC->getNumArgs() == 0 && isOptionalType(MC->getImplicitObjectArgument()->getType())) {
+      Ref = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      Optional = true;
+    }
+  }
   const auto *DRE = dyn_cast<DeclRefExpr>(Ref);
   const auto *PV = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  if (!PV || !PV->getType()->isPointerType() || !llvm::is_contained(F->parameters(), PV))
+  if (!PV || !(Optional ? isOptionalType(PV->getType()) : PV->getType()->isPointerType()) ||
+      !llvm::is_contained(F->parameters(), PV))
     return nullptr;
   NonNull = !(Negated || Equal);
   return PV;
@@ -576,6 +587,54 @@ void nonNullIn(const Expr *E, bool Taken, const FunctionDecl *F, ASTContext &Ctx
     Out.push_back(PV);
 }
 } // namespace
+
+bool isOptionalType(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getDeclName().isIdentifier() || RD->getName() != "optional")
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(RD->getEnclosingNamespaceContext());
+  while (NS && NS->isInline()) // std::__1, libstdc++'s versioned namespaces
+    NS = dyn_cast<NamespaceDecl>(NS->getParent());
+  return NS && NS->getDeclName().isIdentifier() && (NS->getName() == "std" || NS->getName() == "c10") &&
+         NS->getParent()->isTranslationUnit();
+}
+
+bool isEmptyOptional(const Expr *E) {
+  for (int Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens(); // casts, cleanups, temporaries
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = F->getSubExpr();
+      continue;
+    }
+    if (const auto *IL = dyn_cast<InitListExpr>(E))
+      return IL->getNumInits() == 0 && isOptionalType(IL->getType());
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+      if (C->getNumArgs() == 1 && C->getConstructor() && C->getConstructor()->isCopyOrMoveConstructor()) {
+        E = C->getArg(0); // nullopt_t taken by value
+        continue;
+      }
+      if (!isOptionalType(C->getType()))
+        return false;
+      if (C->getNumArgs() == 0)
+        return true; // `{}`, `std::optional<T>()`
+      if (C->getNumArgs() != 1)
+        return false;
+      E = C->getArg(0); // optional(nullopt_t), or a copy of an empty optional
+      continue;
+    }
+    if (const auto *R = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(R->getDecl());
+      if (!V || !V->getDeclName().isIdentifier() || V->getName() != "nullopt")
+        return false;
+      const auto *NS = dyn_cast<NamespaceDecl>(V->getDeclContext()->getEnclosingNamespaceContext());
+      while (NS && NS->isInline())
+        NS = dyn_cast<NamespaceDecl>(NS->getParent());
+      return NS && NS->getDeclName().isIdentifier() && (NS->getName() == "std" || NS->getName() == "c10");
+    }
+    return false;
+  }
+  return false;
+}
 
 std::vector<const ParmVarDecl *> nonNullGuards(const Stmt *S, ASTContext &Ctx) {
   std::vector<const ParmVarDecl *> Out;

@@ -52,7 +52,18 @@ bool neverRuns(const clang::Stmt *S, clang::ASTContext &Ctx);
 /// null there (a crop box that only a viewer would set, defaulted to nullptr and passed as nullptr
 /// by the trainer), S never runs: the project model drops the finding (HotContext::UnlessNullArgs,
 /// model/ProjectModel.h nullAtEveryCall).
+/// Also an optional parameter (std::optional, c10::optional): `if (batch)`, `if (batch.has_value())`
+/// need it engaged, and a call passing `nullopt`, `{}` or leaving a `= torch::nullopt` default
+/// passes its null (isEmptyOptional): a model's forward(graph, optional batch) whose batched branch
+/// reads `batch->max().item()` never runs that branch when every call passes one graph alone.
 std::vector<const clang::ParmVarDecl *> nonNullGuards(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// std::optional or c10::optional (through references and aliases such as torch::optional).
+bool isOptionalType(clang::QualType T);
+
+/// An argument that is an empty optional: `std::nullopt`, `c10::nullopt`, `torch::nullopt`, `{}`,
+/// `std::optional<T>()`, as written or through optional's converting constructor.
+bool isEmptyOptional(const clang::Expr *E);
 
 /// True when S is inside the argument of the standard assert() macro.
 bool insideAssert(const clang::Stmt *S, clang::ASTContext &Ctx);

@@ -57,6 +57,139 @@ struct __half { unsigned short __x; };
 struct __nv_bfloat16 { unsigned short __x; };
 template <class T> struct __torchlint_any_value { template <class U> __host__ __device__ operator U() const; };
 template <class T> __device__ __torchlint_any_value<T> __ldg(const T *);
+// What kernels use, so that device code parses without errors (it is not analysed): the C math
+// library, vector types, atomics, barriers, warp shuffles and the fast-math intrinsics.
+// The C math library on the device side (clang's own CUDA wrappers declare it so: static device
+// functions beside the host ones, told apart by their target).
+#define __TORCHLINT_MATH1(N) static __device__ __forceinline__ float N##f(float a) { return __builtin_##N##f(a); } \
+  static __device__ __forceinline__ double N(double a) { return __builtin_##N(a); }
+#define __TORCHLINT_MATH2(N) static __device__ __forceinline__ float N##f(float a, float b) { return __builtin_##N##f(a, b); } \
+  static __device__ __forceinline__ double N(double a, double b) { return __builtin_##N(a, b); }
+__TORCHLINT_MATH1(sin)
+__TORCHLINT_MATH1(cos)
+__TORCHLINT_MATH1(tan)
+__TORCHLINT_MATH1(asin)
+__TORCHLINT_MATH1(acos)
+__TORCHLINT_MATH1(atan)
+__TORCHLINT_MATH1(sinh)
+__TORCHLINT_MATH1(cosh)
+__TORCHLINT_MATH1(tanh)
+__TORCHLINT_MATH1(asinh)
+__TORCHLINT_MATH1(acosh)
+__TORCHLINT_MATH1(atanh)
+__TORCHLINT_MATH1(exp)
+__TORCHLINT_MATH1(exp2)
+__TORCHLINT_MATH1(expm1)
+__TORCHLINT_MATH1(log)
+__TORCHLINT_MATH1(log2)
+__TORCHLINT_MATH1(log10)
+__TORCHLINT_MATH1(log1p)
+__TORCHLINT_MATH1(sqrt)
+__TORCHLINT_MATH1(cbrt)
+__TORCHLINT_MATH1(fabs)
+__TORCHLINT_MATH1(floor)
+__TORCHLINT_MATH1(ceil)
+__TORCHLINT_MATH1(round)
+__TORCHLINT_MATH1(trunc)
+__TORCHLINT_MATH1(rint)
+__TORCHLINT_MATH1(nearbyint)
+__TORCHLINT_MATH1(erf)
+__TORCHLINT_MATH1(erfc)
+__TORCHLINT_MATH1(lgamma)
+__TORCHLINT_MATH1(tgamma)
+__TORCHLINT_MATH2(pow)
+__TORCHLINT_MATH2(atan2)
+__TORCHLINT_MATH2(fmin)
+__TORCHLINT_MATH2(fmax)
+__TORCHLINT_MATH2(fmod)
+__TORCHLINT_MATH2(hypot)
+__TORCHLINT_MATH2(copysign)
+__TORCHLINT_MATH2(remainder)
+__TORCHLINT_MATH2(fdim)
+static __device__ __forceinline__ float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ __forceinline__ double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+#define __TORCHLINT_VEC2(T, N) struct N##2 { T x, y; }; \
+  __host__ __device__ inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }
+#define __TORCHLINT_VEC3(T, N) struct N##3 { T x, y, z; }; \
+  __host__ __device__ inline N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }
+#define __TORCHLINT_VEC4(T, N) struct N##4 { T x, y, z, w; }; \
+  __host__ __device__ inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+#define __TORCHLINT_VECS(T, N) __TORCHLINT_VEC2(T, N) __TORCHLINT_VEC3(T, N) __TORCHLINT_VEC4(T, N)
+__TORCHLINT_VECS(float, float)
+__TORCHLINT_VECS(double, double)
+__TORCHLINT_VECS(int, int)
+__TORCHLINT_VECS(long long, longlong)
+__TORCHLINT_VECS(short, short)
+__TORCHLINT_VECS(unsigned char, uchar)
+__TORCHLINT_VEC2(unsigned, uint)
+__TORCHLINT_VEC4(unsigned, uint)
+__host__ __device__ inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+#define __TORCHLINT_ATOMIC(Name) \
+  __device__ int Name(int *, int); \
+  __device__ unsigned Name(unsigned *, unsigned); \
+  __device__ unsigned long long Name(unsigned long long *, unsigned long long); \
+  __device__ float Name(float *, float); \
+  __device__ double Name(double *, double);
+__TORCHLINT_ATOMIC(atomicAdd)
+__TORCHLINT_ATOMIC(atomicSub)
+__TORCHLINT_ATOMIC(atomicMax)
+__TORCHLINT_ATOMIC(atomicMin)
+__TORCHLINT_ATOMIC(atomicExch)
+__TORCHLINT_ATOMIC(atomicAnd)
+__TORCHLINT_ATOMIC(atomicOr)
+__device__ int atomicCAS(int *, int, int);
+__device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);
+__device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);
+__device__ void __syncthreads(void);
+__device__ int __syncthreads_or(int);
+__device__ int __syncthreads_and(int);
+__device__ int __syncthreads_count(int);
+__device__ void __syncwarp(unsigned mask = 0xffffffffu);
+__device__ void __threadfence(void);
+__device__ void __threadfence_block(void);
+template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+__device__ unsigned __ballot_sync(unsigned, int);
+__device__ int __any_sync(unsigned, int);
+__device__ int __all_sync(unsigned, int);
+__device__ unsigned __activemask(void);
+__device__ int __popc(unsigned);
+__device__ int __popcll(unsigned long long);
+__device__ int __clz(int);
+__device__ int __ffs(int);
+__device__ float __expf(float);
+__device__ float __logf(float);
+__device__ float __sinf(float);
+__device__ float __cosf(float);
+__device__ float __powf(float, float);
+__device__ float __fdividef(float, float);
+__device__ float __saturatef(float);
+__device__ float __frcp_rn(float);
+__device__ float __fsqrt_rn(float);
+__device__ float __fmaf_rn(float, float, float);
+__device__ float __fadd_rn(float, float);
+__device__ float __fmul_rn(float, float);
+__device__ int __float2int_rn(float);
+__device__ int __float2int_rd(float);
+__device__ unsigned __float2uint_rn(float);
+__device__ float __int2float_rn(int);
+__device__ float __int_as_float(int);
+__device__ int __float_as_int(float);
+__device__ float __uint_as_float(unsigned);
+__device__ unsigned __float_as_uint(float);
+__device__ float rsqrtf(float);
+__device__ double rsqrt(double);
+__device__ long long clock64(void);
+__host__ __device__ inline int min(int a, int b) { return a < b ? a : b; }
+__host__ __device__ inline int max(int a, int b) { return a < b ? b : a; }
+__host__ __device__ inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+__host__ __device__ inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
+__host__ __device__ inline float min(float a, float b) { return fminf(a, b); }
+__host__ __device__ inline float max(float a, float b) { return fmaxf(a, b); }
+__host__ __device__ inline double min(double a, double b) { return fmin(a, b); }
+__host__ __device__ inline double max(double a, double b) { return fmax(a, b); }
 )";
 
 bool isNvcc(llvm::StringRef Argv0) { return llvm::sys::path::stem(Argv0).starts_with("nvcc"); }
@@ -69,7 +202,7 @@ std::string cudaHostHeader(llvm::StringRef CacheDir, std::string &Error) {
   llvm::SmallString<256> Dir(CacheDir);
   llvm::sys::path::append(Dir, "cuda-host");
   llvm::SmallString<256> Path(Dir);
-  llvm::sys::path::append(Path, "torchlint_cuda_host_v1.h");
+  llvm::sys::path::append(Path, "torchlint_cuda_host_v2.h");
   if (auto B = llvm::MemoryBuffer::getFile(Path); B && (*B)->getBuffer() == HostHeader)
     return std::string(Path);
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {

@@ -515,9 +515,11 @@ private:
       if (const auto *D = dyn_cast_or_null<CXXDefaultArgExpr>(A))
         A = D->getExpr(); // the default written in the declaration
       bool K = A && A->getType()->isArithmeticType() && isConstantData(A, &Ctx);
-      bool Null = A && !K && (A->getType()->isPointerType() || A->getType()->isNullPtrType()) &&
-                  A->IgnoreParenImpCasts()->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-                      Expr::NPCK_NotNull;
+      bool Null = A && !K &&
+                  (((A->getType()->isPointerType() || A->getType()->isNullPtrType()) &&
+                    A->IgnoreParenImpCasts()->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+                        Expr::NPCK_NotNull) ||
+                   isEmptyOptional(A)); // `nullopt` for an optional parameter (RarePath.h nonNullGuards)
       Flags += K ? '1' : Null ? 'n' : '0';
       Any |= K || Null;
     }

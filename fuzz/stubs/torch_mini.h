@@ -49,6 +49,20 @@ template <class K, class V> struct unordered_map {
   iterator find(const K &);
   iterator end();
 };
+struct nullopt_t {
+  explicit constexpr nullopt_t(int) {}
+};
+inline constexpr nullopt_t nullopt{0};
+template <class T> struct optional {
+  optional() {}
+  optional(nullopt_t) {}
+  optional(const T &) {}
+  bool has_value() const;
+  explicit operator bool() const;
+  const T &value() const;
+  const T *operator->() const;
+  const T &operator*() const;
+};
 struct ostream {};
 extern ostream cout;
 ostream &operator<<(ostream &, const char *);
@@ -56,6 +70,8 @@ ostream &operator<<(ostream &, double);
 ostream &operator<<(ostream &, int);
 } // namespace std
 namespace c10 {
+using std::nullopt;
+using std::optional;
 enum class DeviceType : signed char { CPU = 0, CUDA = 1, MPS = 13 };
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
@@ -182,6 +198,8 @@ struct Context {
 Context &globalContext();
 } // namespace at
 namespace torch {
+using c10::nullopt;
+using c10::optional;
 using namespace at;
 using at::Tensor;
 using c10::Device;
