@@ -209,8 +209,12 @@ static size_t balanced(llvm::StringRef S) {
   return 0;
 }
 
-bool DeclarationSynthesis::postfixMembers(llvm::StringRef S) {
+bool DeclarationSynthesis::postfixMembers(llvm::StringRef S, llvm::StringRef Lead) {
   bool New = false;
+  // The member last named, while its `<...>(...)` is being read: a member access after both makes
+  // it an object member.
+  std::string Member = Lead.str();
+  bool TemplateArgs = false, Called = false;
   for (int Steps = 0; Steps < 32; ++Steps) {
     S = skipSpace(S);
     if (S.starts_with("<") && !S.starts_with("<<") && !S.starts_with("<=")) {
@@ -219,18 +223,22 @@ bool DeclarationSynthesis::postfixMembers(llvm::StringRef S) {
       if (!templateArgs(S, Args, End))
         return New;
       S = S.drop_front(End);
+      TemplateArgs = !Called;
       continue;
     }
     if (S.starts_with("(") || S.starts_with("[")) {
       size_t N = balanced(S);
       if (!N)
         return New;
+      Called = S.starts_with("(") && !Called;
       S = S.drop_front(N);
       continue;
     }
     size_t Op = S.starts_with("->") ? 2 : S.starts_with(".") && !S.starts_with("...") ? 1 : 0;
     if (!Op)
       return New;
+    if (!Member.empty() && TemplateArgs && Called && Members.count(Member))
+      New |= ObjectMembers.insert(Member).second;
     llvm::StringRef Rest = skipSpace(S.drop_front(Op));
     llvm::StringRef Id = leadingIdent(Rest);
     if (Id.empty() || Id == "template")
@@ -240,8 +248,39 @@ bool DeclarationSynthesis::postfixMembers(llvm::StringRef S) {
     std::string Args;
     size_t End;
     New |= declareMember(Id.str(), T.starts_with("<") && templateArgs(T, Args, End));
+    Member = Id.str();
+    TemplateArgs = Called = false;
   }
   return New;
+}
+
+std::string DeclarationSynthesis::trailingTemplateCall(llvm::StringRef S) {
+  S = S.rtrim();
+  auto Back = [&](char Open, char Close) { // drops a balanced Open...Close at S's end
+    if (!S.ends_with(llvm::StringRef(&Close, 1)))
+      return false;
+    int Depth = 0;
+    for (size_t I = S.size(); I-- > 0;) {
+      if (S[I] == Close)
+        ++Depth;
+      else if (S[I] == Open && --Depth == 0) {
+        S = S.take_front(I).rtrim();
+        return true;
+      } else if (S[I] == ';' || S[I] == '{' || S[I] == '}')
+        return false;
+    }
+    return false;
+  };
+  if (!Back('(', ')') || !Back('<', '>'))
+    return "";
+  size_t I = S.size();
+  while (I > 0 && identChar(S[I - 1]))
+    --I;
+  llvm::StringRef Id = S.drop_front(I);
+  llvm::StringRef Before = S.take_front(I).rtrim();
+  if (Id.empty() || llvm::isDigit(Id[0]) || !(Before.ends_with(".") || Before.ends_with("->")))
+    return "";
+  return Id.str();
 }
 
 bool DeclarationSynthesis::fromChain(std::vector<std::string> Qualifier, llvm::StringRef At, std::string Name,
@@ -511,9 +550,15 @@ bool DeclarationSynthesis::learn(const std::vector<SynthDiag> &Errors) {
         std::string Args;
         size_t End;
         Template = T.starts_with("<") && templateArgs(T, Args, End);
-        New |= postfixMembers(At);
+        New |= declareMember(Name, Template);
+        New |= postfixMembers(At, Name);
       }
       New |= declareMember(Name, Template);
+    } else if (M.starts_with("member reference base type ") && M.ends_with(" is not a structure or union")) {
+      // `cfg["n"].value<int64_t>().value()` where an earlier round made value<int64_t>() the number.
+      std::string Call = trailingTemplateCall(D.Before);
+      if (!Call.empty() && Members.count(Call) && Members[Call])
+        New |= ObjectMembers.insert(Call).second;
     } else if (M == "expected a type" || M.starts_with("template argument for template type parameter must be a type")) {
       // `using KdTree = nanoflann::KDTreeSingleIndexAdaptor<...>;` where an earlier round declared a
       // function template, or a template argument that must be a type.
@@ -615,7 +660,9 @@ std::string DeclarationSynthesis::header() const {
   std::string MemberDecls;
   for (const auto &[M, Template] : Ms) {
     if (Template) {
-      MemberDecls += "  template <class __U = __value, class... __R, class... __A> static __mret<__U> " + M + "(__A &&...);\n";
+      // (An object member gives __typed<T> even for a number T: `.value<int64_t>().value()`.)
+    MemberDecls += std::string("  template <class __U = __value, class... __R, class... __A> static ") +
+                   (ObjectMembers.count(M) ? "__ret" : "__mret") + "<__U> " + M + "(__A &&...);\n";
       MemberDecls += "  template <auto __V, auto... __R, class... __A> static __value " + M + "(__A &&...);\n";
     } else {
       MemberDecls += "  static __value " + M + ";\n";

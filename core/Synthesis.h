@@ -67,6 +67,9 @@ public:
   std::string header() const;
   /// The names declared, qualified, for the note ("boost::program_options::value", "__value::count").
   std::vector<std::string> names() const;
+  /// S ends with `.name<...>(...)` (what is written before a member access whose base is not a
+  /// class): name, else "".
+  static std::string trailingTemplateCall(llvm::StringRef S);
 
 private:
   struct Node {
@@ -80,7 +83,7 @@ private:
   bool declareMember(const std::string &Name, bool Template);
   /// S follows a synthesised value (`(args).as<int>()->name`): every member the postfix chain
   /// names is one of the permissive types' (a member of one gives one), learnt at once.
-  bool postfixMembers(llvm::StringRef S);
+  bool postfixMembers(llvm::StringRef S, llvm::StringRef Lead = "");
   bool fromChain(std::vector<std::string> Qualifier, llvm::StringRef At, std::string Name, int Hint,
                  llvm::StringRef Before);
   /// Qual: the enclosing namespaces ("::glm"); Types gets the qualified name of each type declared.
@@ -89,6 +92,10 @@ private:
   void collectNames(const Node &N, const std::string &Prefix, std::vector<std::string> &Out) const;
   Node Root;
   std::map<std::string, bool> Members; // of __value and __typed: name -> written as a template
+  /// Member templates whose result the code uses as an object (toml++'s
+  /// `cfg["n"].value<int64_t>().value()`, an optional): they give __typed<T>, not the number T.
+  std::set<std::string> ObjectMembers;
+
   std::map<std::string, std::vector<std::string>> Aliases;
   /// Bare names (`desc`, `color`: unqualified, not called) unknown in the last parse: often only
   /// the consequence of an unknown type in their declaration, so declared only when still unknown

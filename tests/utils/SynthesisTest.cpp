@@ -429,3 +429,40 @@ TEST(Synthesis, DeclarationMacrosExpandToNothing) {
   EXPECT_EQ(H.find("method"), std::string::npos) << H;
   EXPECT_TRUE(compiles(H + "\n" + P.substr(0, P.find("TEST_CASE")))) << H + "\n" + P; // (doctest itself is not declared here)
 }
+
+// toml++'s idiom: `cfg["n"].value<int64_t>()` is an optional, read with `.value()` or
+// `.value_or(...)`. A member template whose result the code uses as an object gives __typed<T>,
+// not the number (as<double>() stays a double: OperatorsOfTypedValuesGiveTheTypesOwnResult), so
+// the batch size, and the data loader built from it, are typed.
+TEST(Synthesis, MemberTemplateUsedAsAnObjectIsNotTheNumber) {
+  const std::string P = R"cpp(struct Options { Options &batch_size(unsigned long); };
+int main() {
+  auto cfg = toml::parse_file("config.toml");
+  auto batch = cfg["train"]["batch_size"].value<unsigned long>().value();
+  double lr = cfg["lr"].value<double>().value_or(0.1);
+  Options o;
+  o.batch_size(batch);
+  unsigned long twice = cfg["n"].value<unsigned long>().value() * 2;
+  return static_cast<int>(lr) + static_cast<int>(twice);
+}
+)cpp";
+  DeclarationSynthesis S;
+  S.learn({at(P, "toml::parse_file", "use of undeclared identifier 'toml'")});
+  S.learn({at(P, "value<unsigned long>().value()", "no member named 'value' in '__torchlint_synth::__value'")});
+  S.learn({at(P, "value_or", "no member named 'value_or' in '__torchlint_synth::__typed<double>'")});
+  EXPECT_NE(S.header().find("static __ret<__U> value("), std::string::npos) << S.header();
+  std::string Code = S.header() + "\n" + P;
+  EXPECT_TRUE(compiles(Code)) << Code;
+
+  // Learnt in a later round instead: value<T>() was the number, and clang says so.
+  DeclarationSynthesis L;
+  L.learn({at(P, "toml::parse_file", "use of undeclared identifier 'toml'")});
+  const std::string Q = "double lr = cfg[\"lr\"].value<double>();";
+  L.learn({at(Q, "value<double>()", "no member named 'value' in '__torchlint_synth::__value'")});
+  EXPECT_NE(L.header().find("static __mret<__U> value("), std::string::npos) << L.header();
+  EXPECT_TRUE(L.learn({at(P, ".value();", "member reference base type 'unsigned long' is not a structure or union")}));
+  EXPECT_NE(L.header().find("static __ret<__U> value("), std::string::npos) << L.header();
+  EXPECT_EQ(DeclarationSynthesis::trailingTemplateCall("auto b = cfg[\"n\"].value<std::vector<int>>(1, f(2))  "), "value");
+  EXPECT_EQ(DeclarationSynthesis::trailingTemplateCall("auto b = value<int>()"), "");
+  EXPECT_EQ(DeclarationSynthesis::trailingTemplateCall("x->get<int>()"), "get");
+}
