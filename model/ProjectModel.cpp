@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <deque>
+#include <memory>
 
 namespace torchlint::model {
 
@@ -74,6 +75,21 @@ std::optional<HotBasis> takeBasis(std::string &Message) {
 }
 
 std::string baseName(llvm::StringRef Path) { return llvm::sys::path::filename(Path).str(); }
+
+Call gatedCall(const Function &F, const Call &C, int Stop) {
+  Call Out = C;
+  int L = C.Loop;
+  for (unsigned Guard = 0; L >= 0 && L != Stop && L < static_cast<int>(F.Loops.size()) && Guard < 1024;
+       ++Guard, L = F.Loops[L].Parent) {
+    const Loop &Lp = F.Loops[L];
+    Out.Conditional |= Lp.Conditional;
+    if (Out.Rare.empty() && !Lp.Rare.empty()) {
+      Out.Rare = Lp.Rare;
+      Out.RareOnce = false; // a loop between the branch and the call
+    }
+  }
+  return Out;
+}
 
 std::string rareCallWhy(llvm::StringRef CalleeName, const Call &C) {
   return CalleeName.str() + "() is called at " + baseName(C.File) + ":" + std::to_string(C.Line) + ", where " + C.Rare;
@@ -442,10 +458,12 @@ void ProjectModel::finish() {
     // (A call under a condition of the loop body, `if (t % 2048 == 0) update(...)`, trains only
     // on some iterations: the loop is a rollout, whose iterations are steps, as analysis/HotCode.h
     // decides within one file.)
-    for (const Call &C : D.F.Calls)
+    for (const Call &Written : D.F.Calls) {
+      Call C = gatedCall(D.F, Written, -1);
       for (const std::string &T : targets(C))
         if (HasStepLoop.count(T) && T != USR && !C.Conditional && C.Rare.empty())
           MarkAround(USR, D.F, C.Loop);
+    }
   }
   // A loop that trains on every iteration itself (a step call, or a call of a function that does
   // one, outside the inner loops) stays a step loop: an update with an inner solve of its own
@@ -465,7 +483,7 @@ void ProjectModel::finish() {
     }
   struct Seed {
     std::string Callee, Caller;
-    const Call *C;
+    std::shared_ptr<const Call> C; // as gated by the loops between it and the step loop
     int Loop;
   };
   std::vector<Seed> Seeds;
@@ -476,8 +494,9 @@ void ProjectModel::finish() {
       int L = stepLoopAround(USR, C.Loop);
       if (L < 0)
         continue;
+      auto G = std::make_shared<const Call>(gatedCall(D.F, C, L));
       for (const std::string &T : targets(C))
-        Seeds.push_back({T, USR, &C, L});
+        Seeds.push_back({T, USR, G, L});
     }
   }
   std::stable_sort(Seeds.begin(), Seeds.end(), [](const Seed &A, const Seed &B) {
@@ -498,7 +517,8 @@ void ProjectModel::finish() {
       Work.pop_front();
       const Hot Parent = HotFunctions[F];
       const Function &FF = Defs[F].F;
-      for (const Call &C : FF.Calls)
+      for (const Call &Written : FF.Calls) {
+        Call C = gatedCall(FF, Written, -1);
         for (const std::string &T : targets(C)) {
           auto It = Defs.find(T);
           if (It == Defs.end() || It->second.F.TestBody || HotFunctions.count(T))
@@ -520,6 +540,7 @@ void ProjectModel::finish() {
           HotFunctions.emplace(T, std::move(H));
           Work.push_back(T);
         }
+      }
     }
   };
   for (const Seed &S : Seeds) {

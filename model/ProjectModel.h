@@ -263,5 +263,8 @@ std::string baseName(llvm::StringRef Path);
 /// opensplat.cpp:174, where it only runs in the logging branch `if (step % 100 == 0)` at line 172"
 /// (CalleeName qualified, C.Rare non-empty).
 std::string rareCallWhy(llvm::StringRef CalleeName, const Call &C);
+/// C as it runs relative to loop Stop of F (-1: F's body): under a condition, or rare, when a
+/// loop between the two is (a call in a loop inside a logging branch runs only on logging steps).
+Call gatedCall(const Function &F, const Call &C, int Stop);
 
 } // namespace torchlint::model

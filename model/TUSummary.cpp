@@ -567,6 +567,11 @@ private:
     L.Column = P.Column;
     L.Parent = currentLoop();
     L.Bounded = isBoundedLoop(S);
+    unsigned Entry = F.LoopStack.empty() ? 0 : F.LoopStack.back().second;
+    L.Conditional = F.CondDepth > Entry;
+    if (L.Conditional)
+      if (std::optional<RarePath> R = localRarePath(S, Ctx))
+        L.Rare = R->Reason;
     Fn.Loops.push_back(L);
     F.LoopStack.push_back({static_cast<int>(Fn.Loops.size() - 1), F.CondDepth});
     bool R = Body();
@@ -962,7 +967,8 @@ llvm::json::Value toJson(const TUSummary &S) {
     Array Loops, Calls, Steps;
     for (const Loop &L : F.Loops)
       Loops.push_back(
-          Object{{"file", L.File}, {"line", L.Line}, {"col", L.Column}, {"parent", L.Parent}, {"bounded", L.Bounded}});
+          Object{{"file", L.File}, {"line", L.Line}, {"col", L.Column}, {"parent", L.Parent}, {"bounded", L.Bounded},
+                 {"conditional", L.Conditional}, {"rare", L.Rare}});
     for (const Call &C : F.Calls)
       Calls.push_back(Object{{"callee", C.Callee},
                              {"file", C.File},
@@ -1127,7 +1133,8 @@ std::optional<TUSummary> fromJson(const llvm::json::Value &V, std::string &Err) 
     for (const llvm::json::Value &LV : R.arr(*FO, "loops"))
       if (const auto *LO = LV.getAsObject())
         F.Loops.push_back({R.str(*LO, "file"), (unsigned)R.num(*LO, "line"), (unsigned)R.num(*LO, "col"),
-                           (int)R.num(*LO, "parent"), R.flag(*LO, "bounded")});
+                           (int)R.num(*LO, "parent"), R.flag(*LO, "bounded"), R.flag(*LO, "conditional"),
+                           R.str(*LO, "rare")});
     for (const llvm::json::Value &CV : R.arr(*FO, "calls"))
       if (const auto *CO = CV.getAsObject()) {
         Call C;

@@ -42,7 +42,7 @@ struct HostAssumptions;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 11; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 12; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
                                  // 5: the devices of tensor arguments at calls (paramKey);
                                  // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost);
@@ -52,6 +52,7 @@ constexpr int SummaryFormat = 11; // 2: field devices; 3: tensor flows (widened 
                                  // 9: constant arguments at calls (Call::ConstArgs)
                                  // 10: null pointer arguments at calls (Call::ConstArgs 'n')
                                  // 11: Loop::Bounded also for loops over a small fixed local list
+                                 // 12: Loop::Conditional and Loop::Rare (a loop in a logging branch)
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -61,6 +62,12 @@ struct Loop {
   unsigned Line = 0, Column = 0;
   int Parent = -1;      // the loop of the same function around this one, or -1
   bool Bounded = false; // over the model's parameters, a braced list, a small fixed local list (analysis/HotCode.h isBoundedLoop)
+  /// As Call's: the loop statement is under an if/switch/?:/&& of its parent loop's body (or of
+  /// the function's body, without a parent), and why it runs only on some steps there (a logging
+  /// branch: `if (step % N == 0) { for (i < samples) save(out[i]); }`). A call in the loop runs
+  /// no more often than the loop does (ProjectModel: the chain of loops up to the step loop).
+  bool Conditional = false;
+  std::string Rare;
 };
 
 struct Call {

@@ -10,6 +10,7 @@
 #include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -199,6 +200,79 @@ const VarDecl *indexedBatchList(const Expr *E, const HotCodeAnalysis &H) {
   return nullptr;
 }
 
+const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0, bool *FromList = nullptr);
+
+/// Every write of Parts in its function is `std::transform(b.begin(), b.end(),
+/// std::back_inserter(parts), [](auto &e) { return e.data; })` over a batch b (the collation a
+/// loader without Stack needs, as a forum answer writes it): that batch's variable, else null.
+const VarDecl *transformedBatch(const VarDecl *Parts, const Expr *Use, ASTContext &Ctx, unsigned Depth) {
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const FunctionDecl *F = H.enclosingFunction(Use);
+  if (!F || !F->getBody() || !Parts->isLocalVarDecl())
+    return nullptr;
+  std::vector<const DeclRefExpr *> Refs;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == Parts)
+      Refs.push_back(R);
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(F->getBody());
+  const VarDecl *Batch = nullptr;
+  for (const DeclRefExpr *R : Refs) {
+    if (R == Skip(Use))
+      continue;
+    // std::back_inserter(parts), the third argument of std::transform.
+    const auto *Ins = dyn_cast_or_null<CallExpr>(H.parentOf(R));
+    for (const Stmt *P = H.parentOf(R); P && !Ins; P = H.parentOf(P))
+      if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(P))
+        Ins = dyn_cast<CallExpr>(P);
+    const FunctionDecl *InsF = Ins ? Ins->getDirectCallee() : nullptr;
+    if (!InsF || !InsF->isInStdNamespace() || !InsF->getDeclName().isIdentifier() || InsF->getName() != "back_inserter")
+      return nullptr;
+    const CallExpr *T = nullptr;
+    for (const Stmt *P = H.parentOf(Ins); P && !T; P = H.parentOf(P))
+      if (const auto *C = dyn_cast<CallExpr>(P))
+        T = C;
+      else if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(P))
+        break;
+    const FunctionDecl *TF = T ? T->getDirectCallee() : nullptr;
+    if (!TF || !TF->isInStdNamespace() || !TF->getDeclName().isIdentifier() || TF->getName() != "transform" ||
+        T->getNumArgs() != 4 || Skip(T->getArg(2)) != Skip(Ins))
+      return nullptr;
+    // transform(b.begin(), b.end(), ...) over a batch.
+    const auto *Begin = dyn_cast<CXXMemberCallExpr>(Skip(T->getArg(0)));
+    if (!Begin || !Begin->getMethodDecl() || !Begin->getMethodDecl()->getDeclName().isIdentifier() ||
+        Begin->getMethodDecl()->getName() != "begin")
+      return nullptr;
+    const VarDecl *B = batchVariable(Begin->getImplicitObjectArgument(), Ctx, Depth + 1, nullptr);
+    if (!B || (Batch && B != Batch))
+      return nullptr;
+    // The lambda returns a member of its element, or the element: a part of the batch.
+    const auto *L = dyn_cast<LambdaExpr>(Skip(T->getArg(3)));
+    const auto *Body = L ? dyn_cast_or_null<CompoundStmt>(L->getBody()) : nullptr;
+    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+    const CXXMethodDecl *Call = L ? L->getCallOperator() : nullptr;
+    if (!Ret || !Ret->getRetValue() || !Call || Call->getNumParams() != 1)
+      return nullptr;
+    const Expr *V = Skip(Ret->getRetValue());
+    for (;;) // `e.data`; in a generic lambda (`[](auto &e)`), a dependent member
+      if (const auto *M = dyn_cast<MemberExpr>(V))
+        V = Skip(M->getBase());
+      else if (const auto *D = dyn_cast<CXXDependentScopeMemberExpr>(V); D && !D->isImplicitAccess())
+        V = Skip(D->getBase());
+      else
+        break;
+    const auto *PR = dyn_cast<DeclRefExpr>(V);
+    if (!PR || PR->getDecl() != Call->getParamDecl(0))
+      return nullptr;
+    Batch = B;
+  }
+  return Batch;
+}
+
 /// The loop variable of a range-for over a data loader that E (`batch.data`, `batch`,
 /// `batch.data.view(...)`, `batch.data.index({Slice(), 0})`, `batch.data.to(torch::kF32)`, or a
 /// local initialized from one of them and never assigned again, `auto data = batch.data;`, or whose
@@ -206,7 +280,7 @@ const VarDecl *indexedBatchList(const Expr *E, const HotCodeAnalysis &H) {
 /// parts of a batch only, that batch's variable. A batch kept in host memory (an element of a
 /// container of batches walked by a loop that trains: indexedBatchList, or a range-for over one)
 /// gives the container or the range-for variable, and sets *FromList.
-const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0, bool *FromList = nullptr) {
+const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth, bool *FromList) {
   E = Skip(E);
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
   for (;;) {
@@ -242,7 +316,7 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0,
       return nullptr;
     const VarValues &V = elementsOf(PartsVD, Ctx);
     if (!V.Known || V.Values.empty())
-      return nullptr;
+      return transformedBatch(PartsVD, Parts, Ctx, Depth);
     const VarDecl *First = nullptr;
     for (const Expr *Part : V.Values) {
       const VarDecl *B = batchVariable(Part, Ctx, Depth + 1);
