@@ -141,16 +141,6 @@ public:
     return RecursiveASTVisitor::TraverseVarDecl(V);
   }
 
-  /// `use_cuda ? torch::kCUDA : torch::kCPU` with `const bool use_cuda = false;`: the arm the
-  /// constant condition never takes names no device the program uses.
-  bool TraverseConditionalOperator(ConditionalOperator *C) {
-    bool B = false;
-    if (C && !C->getCond()->isValueDependent() && !C->getCond()->isTypeDependent() &&
-        C->getCond()->EvaluateAsBooleanCondition(B, Ctx))
-      return TraverseStmt(C->getCond()) && TraverseStmt(B ? C->getTrueExpr() : C->getFalseExpr());
-    return RecursiveASTVisitor::TraverseConditionalOperator(C);
-  }
-
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD)

@@ -38,9 +38,7 @@ public:
   /// variable holding one), or calls libtorch's CUDA-only API (torch::cuda::synchronize(),
   /// c10::cuda / at::cuda streams, guards, events, caching allocator). Not: a "cuda" string that
   /// never becomes a device (a log message, a flag name), or the queries and seeding a CPU-only
-  /// program makes too (torch::cuda::is_available(), device_count(), manual_seed()), nor the arm of
-  /// a conditional whose condition is a constant that never takes it (`const bool use_cuda =
-  /// false; ... use_cuda ? torch::kCUDA : torch::kCPU`).
+  /// program makes too (torch::cuda::is_available(), device_count(), manual_seed()).
   clang::SourceLocation usesCUDA() const;
   /// A device this TU cannot see: a call to a user function declared here but defined in another
   /// TU that returns a torch::Device or DeviceType, an extern device variable, or a torch::Device
