@@ -19,7 +19,7 @@ struct Policy : torch::nn::Module {
 };
 
 int main() {
-// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: this program runs convolutions (Conv2d at line 12) on CUDA (from line 22) and trains (line 30) without the cuDNN auto-tuner [torch-cudnn-benchmark]
+// CHECK-MESSAGES: :[[@LINE-1]]:5: warning: this program runs convolutions (Conv2d at line 13) on CUDA (from line 23) and trains (line 31) without the cuDNN auto-tuner [torch-cudnn-benchmark]
   torch::Device device = use_cuda ? torch::kCUDA : torch::kCPU;
   auto policy = std::make_shared<Policy>();
   policy->to(device);
