@@ -5,6 +5,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include <vector>
 
 namespace torchlint {
 
@@ -17,6 +18,24 @@ template <class F> void forEachCall(const clang::Stmt *S, F &&Fn) {
     Fn(C);
   for (const clang::Stmt *Ch : S->children())
     forEachCall(Ch, Fn);
+}
+
+/// The references to variable D in S (S itself included; S may be null), in source order: every
+/// use a check that follows a local must classify.
+inline void collectReferences(const clang::Stmt *S, const clang::ValueDecl *D,
+                              std::vector<const clang::DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *R = llvm::dyn_cast<clang::DeclRefExpr>(S); R && R->getDecl() == D)
+    Out.push_back(R);
+  for (const clang::Stmt *Ch : S->children())
+    collectReferences(Ch, D, Out);
+}
+
+inline std::vector<const clang::DeclRefExpr *> referencesTo(const clang::Stmt *S, const clang::ValueDecl *D) {
+  std::vector<const clang::DeclRefExpr *> Out;
+  collectReferences(S, D, Out);
+  return Out;
 }
 
 /// The return statements of a function body S, not those of the lambdas or local classes in it.

@@ -531,6 +531,13 @@ private:
     return F.LoopStack.empty() ? -1 : F.LoopStack.back().first;
   }
 
+  /// Under an if/switch/?:/&& of the innermost loop's body (of the function's body outside loops):
+  /// what a call or a loop statement here records as Conditional.
+  bool underCondition() const {
+    const Frame &F = Frames.back();
+    return F.CondDepth > (F.LoopStack.empty() ? 0 : F.LoopStack.back().second);
+  }
+
   /// False when no call was added (no USR, or outside any function).
   bool addCall(std::string USR, const Stmt *At, bool Virtual) {
     if (USR.empty() || Frames.empty())
@@ -544,9 +551,7 @@ private:
     C.Column = P.Column;
     C.Loop = currentLoop();
     C.Virtual = Virtual;
-    unsigned Entry = F.LoopStack.empty() ? 0 : F.LoopStack.back().second;
-    C.Conditional = F.CondDepth > Entry;
-    if (C.Conditional)
+    if ((C.Conditional = underCondition()))
       if (std::optional<RarePath> R = localRarePath(At, Ctx)) {
         C.Rare = R->Reason;
         C.RareOnce = R->OncePerInterval;
@@ -567,9 +572,7 @@ private:
     L.Column = P.Column;
     L.Parent = currentLoop();
     L.Bounded = isBoundedLoop(S);
-    unsigned Entry = F.LoopStack.empty() ? 0 : F.LoopStack.back().second;
-    L.Conditional = F.CondDepth > Entry;
-    if (L.Conditional)
+    if ((L.Conditional = underCondition()))
       if (std::optional<RarePath> R = localRarePath(S, Ctx))
         L.Rare = R->Reason;
     Fn.Loops.push_back(L);

@@ -113,18 +113,8 @@ Use classifyList(const VarDecl *List, const HotCodeAnalysis &H, ASTContext &Ctx)
   const auto *FD = dyn_cast<FunctionDecl>(List->getDeclContext());
   if (!FD || !FD->getBody())
     return Use::Escapes;
-  std::vector<const Expr *> Uses;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == List)
-      Uses.push_back(DRE);
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(FD->getBody());
   Use R = Use::Harmless;
-  for (const Expr *U : Uses) {
+  for (const Expr *U : referencesTo(FD->getBody(), List)) {
     const Stmt *P = H.parentOf(U);
     while (P && isa<ImplicitCastExpr, ParenExpr>(P))
       P = H.parentOf(P);

@@ -10,7 +10,6 @@
 #include "utils/ExprStrip.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -210,18 +209,8 @@ const VarDecl *transformedBatch(const VarDecl *Parts, const Expr *Use, ASTContex
   const FunctionDecl *F = H.enclosingFunction(Use);
   if (!F || !F->getBody() || !Parts->isLocalVarDecl())
     return nullptr;
-  std::vector<const DeclRefExpr *> Refs;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == Parts)
-      Refs.push_back(R);
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(F->getBody());
   const VarDecl *Batch = nullptr;
-  for (const DeclRefExpr *R : Refs) {
+  for (const DeclRefExpr *R : referencesTo(F->getBody(), Parts)) {
     if (R == Skip(Use))
       continue;
     // std::back_inserter(parts), the third argument of std::transform.
