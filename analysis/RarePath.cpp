@@ -588,15 +588,20 @@ void nonNullIn(const Expr *E, bool Taken, const FunctionDecl *F, ASTContext &Ctx
 }
 } // namespace
 
-bool isOptionalType(QualType T) {
-  const CXXRecordDecl *RD = T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getDeclName().isIdentifier() || RD->getName() != "optional")
+/// D is Name declared in namespace std or c10 (through inline namespaces: std::__1).
+static bool stdOrC10Named(const NamedDecl *D, llvm::StringRef Name) {
+  if (!D->getDeclName().isIdentifier() || D->getName() != Name)
     return false;
-  const auto *NS = dyn_cast<NamespaceDecl>(RD->getEnclosingNamespaceContext());
-  while (NS && NS->isInline()) // std::__1, libstdc++'s versioned namespaces
+  const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext()->getEnclosingNamespaceContext());
+  while (NS && NS->isInline())
     NS = dyn_cast<NamespaceDecl>(NS->getParent());
   return NS && NS->getDeclName().isIdentifier() && (NS->getName() == "std" || NS->getName() == "c10") &&
          NS->getParent()->isTranslationUnit();
+}
+
+bool isOptionalType(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return RD && stdOrC10Named(RD, "optional");
 }
 
 bool isEmptyOptional(const Expr *E) {
@@ -624,12 +629,7 @@ bool isEmptyOptional(const Expr *E) {
     }
     if (const auto *R = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(R->getDecl());
-      if (!V || !V->getDeclName().isIdentifier() || V->getName() != "nullopt")
-        return false;
-      const auto *NS = dyn_cast<NamespaceDecl>(V->getDeclContext()->getEnclosingNamespaceContext());
-      while (NS && NS->isInline())
-        NS = dyn_cast<NamespaceDecl>(NS->getParent());
-      return NS && NS->getDeclName().isIdentifier() && (NS->getName() == "std" || NS->getName() == "c10");
+      return V && stdOrC10Named(V, "nullopt");
     }
     return false;
   }
