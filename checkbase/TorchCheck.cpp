@@ -237,6 +237,12 @@ bool TorchCheck::callChainRestsOnErrors(const clang::Stmt *S, clang::ASTContext 
   const clang::FunctionDecl *F = HC.enclosingFunction(S);
   if (!F)
     return functionHasRealErrors(Ctx, S->getBeginLoc());
+  // The function holding S: errors anywhere in it count. Its callers: only errors that could
+  // cover the call (a guard declared before it in a block around it: errorsCouldCover), not
+  // errors in an earlier branch or loop of the caller (OpenSpiel's episode loop).
+  if (const clang::FunctionDecl *Def = F->getDefinition();
+      Def && Def->getBody() && functionHasRealErrors(Ctx, Def->getBody()->getBeginLoc()))
+    return true;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 16> Seen;
   std::vector<const clang::FunctionDecl *> Work{F};
   std::vector<std::string> Names;
@@ -245,9 +251,6 @@ bool TorchCheck::callChainRestsOnErrors(const clang::Stmt *S, clang::ASTContext 
     Work.pop_back();
     if (!Seen.insert(G->getCanonicalDecl()).second)
       continue;
-    const clang::FunctionDecl *Def = G->getDefinition();
-    if (Def && Def->getBody() && functionHasRealErrors(Ctx, Def->getBody()->getBeginLoc()))
-      return true;
     // The name code could call it by: a function's, or a constructor's class; an operator (a
     // lambda's call operator, operator()) is called without its name: any error may hide a call.
     const clang::NamedDecl *Named = G;
@@ -257,8 +260,11 @@ bool TorchCheck::callChainRestsOnErrors(const clang::Stmt *S, clang::ASTContext 
       return scopeHasErrors(Ctx, S->getBeginLoc(), /*WholeTU=*/true);
     Names.push_back(Named->getName().str());
     for (const clang::Expr *Call : HC.callsOf(G))
-      if (const clang::FunctionDecl *Caller = HC.enclosingFunction(Call))
+      if (const clang::FunctionDecl *Caller = HC.enclosingFunction(Call)) {
+        if (errorsCouldCover(Ctx, Call))
+          return true;
         Work.push_back(Caller);
+      }
   }
   return erroneousCodeNames(Ctx, Names);
 }

@@ -60,9 +60,11 @@ protected:
                                             clang::DiagnosticIDs::Level Level = clang::DiagnosticIDs::Warning);
 
   /// The scope of distrust of "no guard around S in any caller" (issue 24): true when the function
-  /// around S, or any function of the TU that calls it (transitively), holds code with compiler
-  /// errors, or when code with errors names one of them (it may call it inside a guard, unseen).
-  /// Errors in unrelated functions (a header's code resting on a missing library) do not matter.
+  /// around S holds code with compiler errors, when code with errors could cover a call of it or
+  /// of a function that leads to it (an error before the call in a block around it, where a guard
+  /// could be declared: errorsCouldCover), or when an expression with errors names one of them (it
+  /// may call it inside a guard, unseen). Errors in unrelated functions (a header's code resting
+  /// on a missing library), and in a caller's other branches and loops, do not matter.
   bool callChainRestsOnErrors(const clang::Stmt *S, clang::ASTContext &Ctx) const;
 
   /// True when check Name runs in this invocation too (to leave a finding to it).

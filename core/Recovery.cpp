@@ -6,6 +6,7 @@
 #include "utils/FileHashes.h"
 #include "utils/Paths.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
@@ -815,7 +816,12 @@ public:
   /// Names as an identifier in its text: it may call that function, unseen.
   bool realErrorsName(llvm::ArrayRef<std::string> Names) const {
     for (const Span &E : RealErrors) {
-      const Span *Inner = innermostFunction({E.File, E.Begin});
+      // An expression with errors may call what it names; an invalid signature's body has its
+      // errors recorded one by one; a statement clang dropped left no text of its own: the
+      // function around it.
+      if (wholeFunction(E))
+        continue;
+      const Span *Inner = E.Begin == E.End ? innermostFunction({E.File, E.Begin}) : nullptr;
       Span Text = Inner ? *Inner : E;
       bool Invalid = false;
       llvm::StringRef Buf = SM.getBufferData(Text.File, &Invalid);
@@ -832,6 +838,60 @@ public:
         }
     }
     return false;
+  }
+  /// Code with compiler errors in the function around At that could change how At runs: in a
+  /// statement before At in a block around it (a guard declared there), a statement clang dropped
+  /// there, or an expression At is part of. An earlier block, branch or loop closes before At (a
+  /// guard declared inside it ends with it), and a function whose signature is invalid has its
+  /// body's errors recorded one by one: neither counts.
+  bool errorsCouldCover(ASTContext &Ctx, const Stmt *At) const {
+    if (RealErrors.empty() || !At)
+      return false;
+    auto Overlaps = [](const Span &A, const Span &B) {
+      return A.File == B.File && A.Begin <= B.End && B.Begin <= A.End;
+    };
+    std::optional<Span> Own = span(At->getSourceRange());
+    if (!Own)
+      return true;
+    for (const Span &E : RealErrors)
+      if (E.contains(*Own) && !wholeFunction(E))
+        return true;
+    DynTypedNode Node = DynTypedNode::create(*At);
+    for (unsigned Depth = 0; Depth < 256; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(Node);
+      if (Parents.empty())
+        return false;
+      const Stmt *Child = Node.get<Stmt>();
+      const auto *Block = Parents[0].get<CompoundStmt>();
+      if (Block && Child) {
+        std::optional<Span> Until = span(SourceRange(Block->getLBracLoc(), Child->getBeginLoc()));
+        if (!Until)
+          return true;
+        std::vector<Span> Closed; // the scopes before Child: what is declared in them ends there
+        for (const Stmt *Before : Block->body()) {
+          if (Before == Child)
+            break;
+          std::optional<Span> B = span(Before->getSourceRange());
+          if (!B)
+            return true;
+          if (isa<CompoundStmt, IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt, CXXTryStmt>(Before)) {
+            Closed.push_back(*B);
+            continue;
+          }
+          for (const Span &E : RealErrors)
+            if (Overlaps(E, *B) && !wholeFunction(E))
+              return true;
+        }
+        for (const Span &D : Dropped)
+          if (Until->contains(D) && llvm::none_of(Closed, [&](const Span &C) { return C.contains(D); }))
+            return true;
+      }
+      const DynTypedNode &Up = Parents[0];
+      if (!Up.get<Stmt>() || Up.get<LambdaExpr>())
+        return false; // the function's (or the lambda's) body
+      Node = Up;
+    }
+    return true;
   }
   bool scopeHasErrors(SourceLocation Loc, bool WholeTU) const {
     if (Errors.empty())
@@ -852,6 +912,10 @@ public:
   }
 
 private:
+  /// E is an invalid function's whole declaration (its signature has errors).
+  bool wholeFunction(const Span &E) const {
+    return llvm::any_of(Functions, [&](const Span &F) { return E.contains(F); });
+  }
   const Span *innermostFunction(std::pair<FileID, unsigned> L) const {
     const Span *Inner = nullptr;
     for (const Span &F : Functions)
@@ -1057,6 +1121,12 @@ bool functionHasRealErrors(ASTContext &Ctx, SourceLocation Loc) {
   if (!Ctx.getDiagnostics().hasErrorOccurred())
     return false;
   return perTU<ErrorRanges>(Ctx).functionHasRealErrors(Loc);
+}
+
+bool errorsCouldCover(ASTContext &Ctx, const Stmt *At) {
+  if (!Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  return perTU<ErrorRanges>(Ctx).errorsCouldCover(Ctx, At);
 }
 
 bool erroneousCodeNames(ASTContext &Ctx, llvm::ArrayRef<std::string> Names) {

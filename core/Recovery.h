@@ -76,6 +76,13 @@ bool scopeHasErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc, bool Whol
 /// True when the innermost function around Loc holds code with compiler errors; code typed only
 /// through synthesised declarations is complete and does not count. Not in a function: the TU.
 bool functionHasRealErrors(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+/// True when code with compiler errors could change how the statement At runs in its function
+/// (a guard declared before it that torchlint cannot see): an error in a statement before At in a
+/// block around it, a statement clang dropped there, or an error in an expression At is part of.
+/// Errors inside an earlier block, branch or loop (a guard there ends with it), after At, or in
+/// the function's signature do not count (issue 24: the scope of distrust is the code that rests
+/// on the error; OpenSpiel's episode loop holds an ambiguous call in its chance-node branch).
+bool errorsCouldCover(clang::ASTContext &Ctx, const clang::Stmt *At);
 /// True when a function holding code with compiler errors (or such code outside any function)
 /// names one of Names as an identifier in its text: it may call that function where nothing sees
 /// it (inside a guard, say).
