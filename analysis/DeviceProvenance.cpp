@@ -299,6 +299,9 @@ public:
         // kCPU, kCUDA: constexpr constants in libtorch's headers.
         if (isTorchDecl(VD) && VD->getInit() && VD->getType().isConstQualified())
           return denoted(VD->getInit(), Depth + 1, NoDevice);
+        // `device = torch::kCPU;` after a branch that picked CUDA: only that write reaches here.
+        if (const Expr *Last = onlyReachingAssignment(DRE, VD, Ctx))
+          return denoted(Last, Depth + 1, NoDevice);
         return variable(VD, Depth, /*Tensor=*/false, NoDevice);
       }
       return D::Unknown;

@@ -671,4 +671,50 @@ const Expr *onlyReachingAssignment(const DeclRefExpr *Use, const VarDecl *VD, AS
   return Assigned;
 }
 
+bool writeNeverRead(const Expr *Value, const VarDecl *VD, ASTContext &Ctx) {
+  if (!Value || !VD || !VD->isLocalVarDecl() || VD->isStaticLocal())
+    return false;
+  const VarValues &V = valuesOf(VD, Ctx);
+  if (!V.Known || V.EscapedAt.isValid() || !llvm::is_contained(V.Values, Value))
+    return false;
+  const FunctionDecl *FD = HotCodeAnalysis::get(Ctx).enclosingFunction(Value);
+  if (!FD || !FD->getBody())
+    return false;
+  // Every read of VD: the only write reaching it is another one.
+  bool Read = false, Reached = false;
+  std::vector<const Stmt *> Work{FD->getBody()};
+  while (!Work.empty() && !Reached) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == VD) {
+        Work.push_back(BO->getRHS()); // a write, not a read
+        continue;
+      }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      if (const auto *L = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()); L && L->getDecl() == VD) {
+        Work.push_back(Op->getArg(1));
+        continue;
+      }
+    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == VD) {
+      Read = true;
+      const Expr *Only = onlyReachingAssignment(R, VD, Ctx);
+      Reached = !Only || Only == Value;
+      continue;
+    }
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+      for (const LambdaCapture &C : Lambda->captures())
+        if (C.capturesVariable() && C.getCapturedVar() == VD)
+          return false; // read whenever the lambda runs
+      Work.push_back(Lambda->getBody());
+      continue;
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Read && !Reached;
+}
+
 } // namespace torchlint

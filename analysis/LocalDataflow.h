@@ -64,4 +64,10 @@ const llvm::DenseMap<const clang::FieldDecl *, VarValues> &fieldWritesOf(clang::
 const clang::Expr *onlyReachingAssignment(const clang::DeclRefExpr *Use, const clang::VarDecl *VD,
                                           clang::ASTContext &Ctx);
 
+/// True when Value (VD's initialiser or the right-hand side of an assignment of it) is never read:
+/// VD is a local that never escapes, and every read of it is reached only by another write
+/// (onlyReachingAssignment). `auto device = torch::kCPU; if (cuda) device = torch::kCUDA;
+/// device = torch::kCPU;` then uses of device: neither kCUDA nor the first kCPU is read.
+bool writeNeverRead(const clang::Expr *Value, const clang::VarDecl *VD, clang::ASTContext &Ctx);
+
 } // namespace torchlint

@@ -1,12 +1,26 @@
 // torchlint stand-in for OpenCV's core module (https://docs.opencv.org): declarations of the
 // commonly used interface only, used when OpenCV is not installed. See ../README.md.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
 #include <initializer_list>
+#include <iostream>
+#include <map>
+#include <memory>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
+// The standard headers above: real OpenCV's headers bring these in (cvstd.hpp, cvstd.inl.hpp,
+// utility.hpp, persistence.hpp, flann's), and programs use std::ofstream, std::cout or
+// std::stringstream after including only opencv2/opencv.hpp. Without them the stand-in would
+// leave such code with compiler errors that a real build does not have.
 
 // Global, as in OpenCV's cvdef.h and interface.h.
 typedef unsigned char uchar;

@@ -2,6 +2,15 @@
 #pragma once
 #include "opencv2/core.hpp"
 
+// The C API's names (opencv2/imgproc/types_c.h; OpenCV 3's opencv.hpp brings them in),
+// global as there.
+enum {
+  CV_BGR2BGRA = 0, CV_RGB2RGBA = 0, CV_BGRA2BGR = 1, CV_RGBA2RGB = 1, CV_BGR2RGBA = 2, CV_RGB2BGRA = 2,
+  CV_RGBA2BGR = 3, CV_BGRA2RGB = 3, CV_BGR2RGB = 4, CV_RGB2BGR = 4, CV_BGRA2RGBA = 5, CV_RGBA2BGRA = 5,
+  CV_BGR2GRAY = 6, CV_RGB2GRAY = 7, CV_GRAY2BGR = 8, CV_GRAY2RGB = 8, CV_GRAY2BGRA = 9, CV_GRAY2RGBA = 9,
+  CV_BGRA2GRAY = 10, CV_RGBA2GRAY = 11, CV_BGR2HSV = 40, CV_RGB2HSV = 41, CV_HSV2BGR = 54, CV_HSV2RGB = 55
+};
+
 namespace cv {
 
 enum InterpolationFlags {

@@ -1,6 +1,7 @@
 // Unit tests of utils/ (the generic helpers every check and analysis shares), on small inputs
 // parsed against fuzz/stubs/torch_mini.h (milliseconds, not the ~10 s of torch/torch.h), and of
 // the atomic file writes on scratch folders.
+#include "analysis/LocalDataflow.h"
 #include "utils/AtomicFile.h"
 #include "utils/ExprStrip.h"
 #include "utils/FileStamp.h"
@@ -136,6 +137,52 @@ TEST(ExprStrip, NullIsNull) {
   EXPECT_EQ(stripTemporaries(nullptr), nullptr);
   EXPECT_EQ(stripCopies(nullptr), nullptr);
   EXPECT_EQ(stripToWritten(nullptr), nullptr);
+}
+
+/// The right-hand side Value of an assignment of Var (or its initialiser, Value < 0 for none).
+const Expr *writeOf(ASTUnit &AST, const std::string &Var, int Value) {
+  ASTContext &Ctx = AST.getASTContext();
+  auto Lit = integerLiteral(equals(Value)).bind("w");
+  auto Init = varDecl(hasName(Var), hasInitializer(ignoringImplicit(Lit)));
+  auto Assign = binaryOperator(isAssignmentOperator(), hasLHS(declRefExpr(to(varDecl(hasName(Var))))), hasRHS(Lit));
+  if (const auto *E = selectFirst<Expr>("w", match(varDecl(Init).bind("d"), Ctx)))
+    return E;
+  return selectFirst<Expr>("w", match(Assign, Ctx));
+}
+const VarDecl *varNamed(ASTUnit &AST, const std::string &Name) {
+  return selectFirst<VarDecl>("v", match(varDecl(hasName(Name)).bind("v"), AST.getASTContext()));
+}
+
+TEST(LocalDataflow, WriteNeverReadBehindALaterUnconditionalWrite) {
+  auto AST = parse("int pick(); void use(int);\n"
+                   "void forced() { int d = 10; if (pick()) d = 11; d = 12; use(d); }\n"
+                   "void flagged() { int e = 20; if (pick()) e = 21; if (pick()) e = 22; use(e); }\n"
+                   "void early() { int k = 30; use(k); k = 31; use(k); }\n"
+                   "void looped() { int m = 40; for (int i = 0; i < 3; ++i) { use(m); m = 41; } m = 42; use(m); }\n"
+                   "void escapes(int &);\n"
+                   "void shared() { int n = 50; if (pick()) n = 51; escapes(n); n = 52; use(n); }\n");
+  ASTContext &Ctx = AST->getASTContext();
+  auto Dead = [&](const std::string &V, int W) {
+    const Expr *E = writeOf(*AST, V, W);
+    EXPECT_TRUE(E) << V << " = " << W;
+    return writeNeverRead(E, varNamed(*AST, V), Ctx);
+  };
+  // `d = 12;` decides the read: the initialiser and the branch's write are never read.
+  EXPECT_TRUE(Dead("d", 10));
+  EXPECT_TRUE(Dead("d", 11));
+  EXPECT_FALSE(Dead("d", 12));
+  // A conditional override: every write may reach the read.
+  EXPECT_FALSE(Dead("e", 20));
+  EXPECT_FALSE(Dead("e", 21));
+  EXPECT_FALSE(Dead("e", 22));
+  // Read before the next write.
+  EXPECT_FALSE(Dead("k", 30));
+  EXPECT_FALSE(Dead("k", 31));
+  // A write in a loop is read on the loop's next iteration.
+  EXPECT_FALSE(Dead("m", 41));
+  EXPECT_FALSE(Dead("m", 42));
+  // A variable that escapes proves nothing.
+  EXPECT_FALSE(Dead("n", 51));
 }
 
 TEST(SourceText, TextOfACallAndThroughAMacroArgument) {
