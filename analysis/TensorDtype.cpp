@@ -403,7 +403,21 @@ std::string dtypeOfTensor(const Expr *E, ASTContext &Ctx, unsigned Depth, llvm::
       if (!None)
         return "";
     }
-    (void)SawOptions;
+    // torch::full(size, value) without a dtype takes the fill value's (at::full infers it since
+    // libtorch 1.8): an integer fills int64, a bool fills bool, a floating value the default float.
+    if (N == "full" && !SawOptions && C->getNumArgs() >= 2) {
+      const Expr *V = C->getArg(1)->IgnoreImplicit()->IgnoreParens();
+      if (const auto *Ctor = dyn_cast<CXXConstructExpr>(V); Ctor && Ctor->getNumArgs() == 1)
+        V = Ctor->getArg(0)->IgnoreImplicit()->IgnoreParens(); // the conversion to c10::Scalar
+      QualType T = V->getType().getNonReferenceType().getCanonicalType();
+      if (T->isBooleanType())
+        return "Bool";
+      if (T->isIntegerType() && !T->isEnumeralType())
+        return "Long";
+      if (T->isRealFloatingType())
+        return "Float";
+      return "";
+    }
     return defaultsToFloat(N) ? "Float" : "";
   }
   return "";

@@ -195,6 +195,16 @@ std::optional<HotContext> TorchCheck::hotContext(const clang::Stmt *S, clang::AS
   const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
   std::optional<HotContext> H = HC.whyHot(S);
   ProjectState &St = stateOf(this);
+  // A per-call cost under a logging branch, here or (one file alone) through every call of its
+  // function: paid once per interval (CheckInfo::costsPerCall). With the project model, the model
+  // decides the calls across files (ProjectModel::resolve).
+  if (H && S && Info && Info->costsPerCall()) {
+    if (St.ProjectMode ? localRarePath(S, Ctx).has_value() : rarePath(S, Ctx).has_value())
+      return std::nullopt;
+    if (!St.ProjectMode)
+      if (const clang::FunctionDecl *F = HC.enclosingFunction(S); F && model::LocalModel::get(Ctx).rareOnly(model::usrOf(F)))
+        return std::nullopt;
+  }
   if (H && St.ProjectMode) {
     H->InLoop = HC.enclosingLoop(S) != nullptr;
     if (S)

@@ -18,6 +18,10 @@ struct CheckInfo {
   bool Fixable;
 
   bool onByDefault() const { return Level != "manual"; }
+  /// What the check's findings cost is paid per call (an allocation, a kernel launch): code that
+  /// runs only in a logging branch (`if (step % N == 0)`) pays it once per interval, which is
+  /// nothing to report (the sync checks report it as a remark instead: what they cost is a stall).
+  bool costsPerCall() const { return Category == "allocation" || Category == "kernel-fusion"; }
   /// docs/checks/<name>.md, relative to the repository root.
   std::string docPath() const { return "docs/checks/" + Name.str() + ".md"; }
 };

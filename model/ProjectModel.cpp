@@ -543,7 +543,14 @@ void ProjectModel::finish() {
       }
     }
   };
+  // The training step loops' calls first, with all they reach, then the other step loops' (an
+  // evaluation or decoding loop): a function both reach is said to run in the training step
+  // (libtorch-lm's mask helper, called by the training loop through create_mask() and directly by
+  // an uncalled greedy decoder's token loop).
+  auto Plant = [&](bool Training) {
   for (const Seed &S : Seeds) {
+    if (TrainLoops.count({S.Caller, S.Loop}) != static_cast<size_t>(Training))
+      continue;
     auto It = Defs.find(S.Callee);
     if (It == Defs.end() || HotFunctions.count(S.Callee))
       continue;
@@ -565,7 +572,11 @@ void ProjectModel::finish() {
     HotFunctions.emplace(S.Callee, std::move(H));
     Work.push_back(S.Callee);
   }
-  Propagate(); // from forward() and the step loops' calls, breadth first
+  };
+  Plant(true);
+  Propagate(); // from forward() and the training step loops' calls, breadth first
+  Plant(false);
+  Propagate();
   // What only logging branches reach: hot, and rare.
   for (size_t I = 0; I < RareCalls.size(); ++I) {
     if (HotFunctions.count(RareCalls[I].Callee))
@@ -955,6 +966,11 @@ bool ProjectModel::resolve(Finding &F) const {
     const CheckInfo *Info = findCheck(F.Check);
     bool Sync = Info && Info->Category == "host-device-sync";
     if (Sync && H.RareOnce && !B->InLoop)
+      return false;
+    // An allocation or a launch per call, reached only through logging branches: paid once per
+    // interval (CheckInfo::costsPerCall; diffusion-cpp's sampler schedule, built every
+    // sampleEveryStep steps).
+    if (Info && Info->costsPerCall() && !H.Rare.empty())
       return false;
     if (!H.Rare.empty() && F.Level == "warning" && Sync &&
         F.Message.find("; a remark, not a warning: ") == std::string::npos) {

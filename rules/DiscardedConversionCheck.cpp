@@ -1,4 +1,5 @@
 #include "rules/DiscardedConversionCheck.h"
+#include "analysis/TensorDtype.h"
 #include "utils/SourceText.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -98,6 +99,17 @@ void DiscardedConversionCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Obj)
     return;
   std::string Method = Call->getMethodDecl()->getNameAsString();
+  // `label.to(torch::kInt64);` of a tensor that is already int64: to() returns the tensor itself,
+  // nothing is copied and the code after it already has the dtype it asked for. Dead code, not a
+  // lost conversion: quiet (as a hard-coded CPU device's to() on a host tensor).
+  if (Method == "to" && Call->getNumArgs() >= 1) {
+    bool Extra = false;
+    for (unsigned I = 1; I < Call->getNumArgs(); ++I)
+      Extra |= !isa<CXXDefaultArgExpr>(Call->getArg(I));
+    std::string Want = Extra ? "" : scalarTypeDenotedBy(Call->getArg(0), Ctx);
+    if (!Want.empty() && Want == scalarTypeOf(Obj, Ctx))
+      return;
+  }
   std::string ObjText = sourceText(Obj, Ctx);
   if (ObjText.empty())
     ObjText = "the tensor";

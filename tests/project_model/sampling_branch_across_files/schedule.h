@@ -1,0 +1,3 @@
+#pragma once
+#include "torch_mini.h"
+torch::Tensor schedule(long n, double lo, double hi, torch::Device device);
