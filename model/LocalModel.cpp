@@ -94,10 +94,13 @@ LocalModel::LocalModel(TUSummary S) {
         }
         if (Quiet(C))
           continue;
-        if (!C.C->Rare.empty()) {
-          R.OncePerInterval &= C.C->RareOnce;
+        // As the project model gates it: a call in a loop under a logging branch runs only on
+        // logging steps (`if (step % 1000 == 0) for (i < n) save(out[i]);`).
+        Call G = gatedCall(*C.F, *C.C, -1);
+        if (!G.Rare.empty()) {
+          R.OncePerInterval &= G.RareOnce;
           if (!Any)
-            R.Why = rareCallWhy(F.Name, *C.C);
+            R.Why = rareCallWhy(F.Name, G);
           Any = true;
           continue;
         }
