@@ -365,7 +365,10 @@ std::vector<std::string> missingIncludes(Preprocessor &PP) {
           Missing.push_back(Name.str());
         continue;
       }
-      if (!Angled && !System && !isLibtorchFile(R->getName()) && Seen.insert(&R->getFileEntry()).second)
+      // The project's own headers, however written: `#include <MyLib/Trainer.hpp>` from an -I
+      // folder is as much the project's as "trainer.h" (a diffusion trainer's headers include
+      // picojson.h and spdlog that way); system folders (and the stand-ins) are not followed.
+      if (!System && !isLibtorchFile(R->getName()) && Seen.insert(&R->getFileEntry()).second)
         Queue.push_back(*R);
     }
   }

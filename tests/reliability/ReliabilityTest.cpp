@@ -246,6 +246,22 @@ const BadInput BadInputs[] = {
      "was typed through "
      "torchlint's synthesised declarations and judged; no finding rests on them",
      1},
+    // The project's own header included with angle brackets from an -I folder (`#include
+    // <mylib/config.hpp>`) includes the missing library: synthesis follows it as it follows a
+    // quoted include, so main() is typed (a diffusion trainer's headers include picojson and
+    // spdlog that way; before, nothing was synthesised and the whole trainer was unjudged).
+    {"SynthesisFollowsAngledProjectHeaders",
+     {{"inc/mylib/config.hpp", "#pragma once\n#include <cfglib/cfglib.hpp>\n"
+                              "inline int epochs(const cfglib::value &v) { return v.get<int>(); }\n"},
+      {"train.cpp", "#include <torch/torch.h>\n#include <mylib/config.hpp>\n"
+                    "int main() {\n  cfglib::value v = cfglib::parse(\"cfg.json\");\n  float total = 0;\n"
+                    "  for (int i = 0; i < epochs(v); ++i)\n    total += torch::ones({4}).cuda().sum().item<float>();\n"
+                    "  return total > 0;\n}\n"}},
+     "train.cpp -- $F -I inc",
+     1,
+     "(config.hpp:2, declarations were synthesised)",
+     1,
+     "code not judged"},
     {"SynthesisFindsTheTypedSync",
      {{"train.cpp", MissingHeaderLoop}},
      "train.cpp -- $F",
