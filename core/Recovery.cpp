@@ -915,9 +915,10 @@ public:
   }
 
 private:
-  /// E is an invalid function's whole declaration (its signature has errors).
+  /// E is an invalid function's whole declaration (its signature has errors; not an expression
+  /// with errors that holds a lambda).
   bool wholeFunction(const Span &E) const {
-    return llvm::any_of(Functions, [&](const Span &F) { return E.contains(F); });
+    return llvm::any_of(InvalidSignatures, [&](const Span &F) { return E.contains(F) && F.contains(E); });
   }
   const Span *innermostFunction(std::pair<FileID, unsigned> L) const {
     const Span *Inner = nullptr;
@@ -1013,6 +1014,8 @@ private:
         else
           add(Out.Errors, D->getSourceRange());
         add(Out.RealErrors, D->getSourceRange());
+        if (FD && FD->doesThisDeclarationHaveABody() && FD->getBody())
+          add(Out.InvalidSignatures, D->getSourceRange());
         Out.Tainted.insert(D->getCanonicalDecl());
       }
       if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody()) {
@@ -1049,6 +1052,7 @@ private:
   std::vector<Span> Errors, Typed, Functions;
   std::vector<Span> RealErrors; // Errors less the code typed through synthesised declarations
   std::vector<Span> Dropped;    // errors that left no node (a statement clang dropped)
+  std::vector<Span> InvalidSignatures; // functions with a body whose declaration is invalid
   llvm::DenseSet<const Decl *> Tainted;
   std::vector<std::pair<SourceLocation, std::string>> FunctionDecls; // parallel to Functions
 };
