@@ -587,6 +587,23 @@ const llvm::DenseMap<const FieldDecl *, VarValues> &fieldWritesOf(ASTContext &Ct
 /// write of V written between the two, nor after Use inside a loop around Use that the assignment
 /// is outside of (the loop's next iteration would bring it back). `t = t.cpu().to(torch::kDouble);` followed
 /// by `t[i][j].item<double>()`: the use reads the host copy whatever t held before. Null otherwise.
+const Expr *assignedValue(const Stmt *S, const VarDecl **To) {
+  if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(S))
+    S = EWC->getSubExpr();
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+    L = BO->getLHS(), R = BO->getRHS();
+  else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    L = Op->getArg(0), R = Op->getArg(1);
+  const auto *D = L ? dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  if (!V)
+    return nullptr;
+  if (To)
+    *To = V;
+  return R;
+}
+
 const Expr *onlyReachingAssignment(const DeclRefExpr *Use, const VarDecl *VD, ASTContext &Ctx) {
   if (!VD->isLocalVarDecl() || VD->isStaticLocal())
     return nullptr;
@@ -611,15 +628,9 @@ const Expr *onlyReachingAssignment(const DeclRefExpr *Use, const VarDecl *VD, AS
     if (Before(Val->getBeginLoc(), Body->getBeginLoc()) || Before(Body->getEndLoc(), Val->getBeginLoc()))
       return nullptr;
   auto AssignedValue = [&](const Stmt *S) -> const Expr * {
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
-      S = EWC->getSubExpr();
-    const Expr *L = nullptr, *R = nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
-      L = BO->getLHS(), R = BO->getRHS();
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-      L = Op->getArg(0), R = Op->getArg(1);
-    const auto *D = L ? dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts()) : nullptr;
-    return D && D->getDecl() == VD ? R : nullptr;
+    const VarDecl *To = nullptr;
+    const Expr *R = assignedValue(S, &To);
+    return To == VD ? R : nullptr;
   };
   std::vector<const Stmt *> Loops; // loops around Use, up to the block of the assignment
   const Expr *Assigned = nullptr;
@@ -688,14 +699,9 @@ bool writeNeverRead(const Expr *Value, const VarDecl *VD, ASTContext &Ctx) {
     Work.pop_back();
     if (!S)
       continue;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
-      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()); L && L->getDecl() == VD) {
-        Work.push_back(BO->getRHS()); // a write, not a read
-        continue;
-      }
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-      if (const auto *L = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()); L && L->getDecl() == VD) {
-        Work.push_back(Op->getArg(1));
+    if (const VarDecl *To = nullptr; const Expr *R = assignedValue(S, &To))
+      if (To == VD) {
+        Work.push_back(R); // a write, not a read
         continue;
       }
     if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == VD) {

@@ -56,6 +56,10 @@ const VarValues &elementsOf(const clang::VarDecl *VD, clang::ASTContext &Ctx);
 /// else).
 const llvm::DenseMap<const clang::FieldDecl *, VarValues> &fieldWritesOf(clang::ASTContext &Ctx);
 
+/// X in `V = X` (a built-in or an overloaded operator=, also under cleanups) where V is a
+/// variable, with *To set to V; null for anything else.
+const clang::Expr *assignedValue(const clang::Stmt *S, const clang::VarDecl **To = nullptr);
+
 /// The right-hand side of `V = X;` (or V's initialiser) when that write is the only one of the
 /// local V that reaches the use Use: a statement of a block around Use, before it, with no other
 /// write of V written between the two, nor after Use inside a loop around Use that the assignment

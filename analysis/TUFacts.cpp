@@ -147,19 +147,16 @@ public:
 
   /// `if (torch::cuda::is_available()) device = torch::kCUDA;` overwritten by `device =
   /// torch::kCPU;` before any read (a program forced onto the CPU): the CUDA write is not a use.
+  bool deadDeviceWrite(const Stmt *S) {
+    const VarDecl *V = nullptr;
+    const Expr *R = assignedValue(S, &V);
+    return R && V->isLocalVarDecl() && isDeviceValueType(V->getType()) && writeNeverRead(R, V, Ctx);
+  }
   bool TraverseBinaryOperator(BinaryOperator *BO, DataRecursionQueue *Queue = nullptr) {
-    if (BO && BO->getOpcode() == BO_Assign && isDeviceValueType(BO->getLHS()->getType()))
-      if (const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(L->getDecl()); V && V->isLocalVarDecl() && writeNeverRead(BO->getRHS(), V, Ctx))
-          return true;
-    return RecursiveASTVisitor::TraverseBinaryOperator(BO, Queue);
+    return deadDeviceWrite(BO) || RecursiveASTVisitor::TraverseBinaryOperator(BO, Queue);
   }
   bool TraverseCXXOperatorCallExpr(CXXOperatorCallExpr *Op, DataRecursionQueue *Queue = nullptr) {
-    if (Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 && isDeviceValueType(Op->getArg(0)->getType()))
-      if (const auto *L = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(L->getDecl()); V && V->isLocalVarDecl() && writeNeverRead(Op->getArg(1), V, Ctx))
-          return true;
-    return RecursiveASTVisitor::TraverseCXXOperatorCallExpr(Op, Queue);
+    return deadDeviceWrite(Op) || RecursiveASTVisitor::TraverseCXXOperatorCallExpr(Op, Queue);
   }
 
   bool VisitCallExpr(CallExpr *C) {
