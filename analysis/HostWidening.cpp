@@ -74,11 +74,29 @@ struct OriginWalker {
 
   void add(TensorOrigin O) {
     for (const TensorOrigin &P : Out)
-      if (P.K == O.K && P.K != TensorOrigin::Widened && P.Callee == O.Callee && P.Field == O.Field)
+      if (P.K == O.K && P.K != TensorOrigin::Widened && P.Callee == O.Callee && P.Field == O.Field &&
+          P.Element == O.Element)
         return;
     Out.push_back(std::move(O));
   }
   void unknown() { add(TensorOrigin{}); }
+
+  /// `t.mean()`, `t.std()` (no argument: one value) of a tensor whose origins are all widening
+  /// chains written here.
+  bool hostReductionOfWidened(const Expr *E, unsigned Depth) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(stripCopies(E));
+    const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+    if (!MD || !MD->getDeclName().isIdentifier() || !isTorchDecl(MD) || !MC->getImplicitObjectArgument() ||
+        !llvm::is_contained({"mean", "std", "var", "max", "min", "sum", "norm", "amax", "amin"}, MD->getName()))
+      return false;
+    for (const Expr *A : MC->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        return false;
+    std::vector<TensorOrigin> Of;
+    OriginWalker W{Ctx, Of, Seen};
+    W.walk(MC->getImplicitObjectArgument(), Depth + 1);
+    return !Of.empty() && llvm::all_of(Of, [](const TensorOrigin &O) { return O.K == TensorOrigin::Widened; });
+  }
 
   void walk(const Expr *E, unsigned Depth) {
     if (!E || Depth > 16)
@@ -99,6 +117,10 @@ struct OriginWalker {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD || isa<ParmVarDecl>(VD))
         return unknown();
+      // The only write that reaches this read decides (`img = img.to(kFloat32); img = img / 255;
+      // return {img, label};`: the earlier uint8 values are not what is read).
+      if (const Expr *Last = onlyReachingAssignment(DRE, VD, Ctx))
+        return walk(Last, Depth + 1);
       if (!Seen.insert(VD).second)
         return; // a value of the local made from itself (`t = t.contiguous()`): its other values decide
       const VarValues &V = valuesOf(VD, Ctx);
@@ -129,6 +151,13 @@ struct OriginWalker {
         if (isTensorType(Base->getType()))
           return walk(Base, Depth + 1); // t[i]: a view of t
       }
+      // `t / 255`, `(t - t.mean()) / t.std()`: arithmetic with a scalar, or with a full reduction
+      // of tensors widened on the host (a host scalar of t's dtype), keeps t's dtype and device.
+      OverloadedOperatorKind K = Op->getOperator();
+      if (Op->getNumArgs() == 2 && (K == OO_Slash || K == OO_Star || K == OO_Minus || K == OO_Plus) &&
+          isTensorType(Op->getArg(0)->getType()) &&
+          (!isTensorType(stripCopies(Op->getArg(1))->getType()) || hostReductionOfWidened(Op->getArg(1), Depth)))
+        return walk(Op->getArg(0), Depth + 1);
       return unknown();
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
@@ -306,18 +335,23 @@ const CXXRecordDecl *sourceDataset(const CXXRecordDecl *RD, const ASTContext &Ct
   return nullptr;
 }
 
-/// The data set's get(index): the method that overrides torch::data's Dataset::get, with a body.
+/// The data set's get(index): the method that overrides torch::data's Dataset::get; its
+/// definition when this TU has one with a body, else its declaration.
 const FunctionDecl *datasetGet(const CXXRecordDecl *RD) {
   RD = RD ? RD->getDefinition() : nullptr;
   if (!RD)
     return nullptr;
   for (const CXXMethodDecl *M : RD->methods())
-    if (M->getDeclName().isIdentifier() && M->getName() == "get" && M->getNumParams() == 1 &&
-        M->size_overridden_methods() > 0)
+    if (isDatasetGet(M)) {
       if (const FunctionDecl *Def = M->getDefinition(); Def && Def->getBody())
         return Def;
+      return M;
+    }
   return nullptr;
 }
+
+/// The field index in torch::data::Example of a member named Name (`data` 0, `target` 1), or -1.
+int exampleFieldIndex(llvm::StringRef Name) { return Name == "data" ? 0 : Name == "target" ? 1 : -1; }
 
 /// Element I of an Example written in a return (`{img, label}`, `Example<>(img, label)`), or null.
 const Expr *exampleElement(const Expr *E, unsigned I) {
@@ -343,8 +377,38 @@ const Expr *exampleElement(const Expr *E, unsigned I) {
 } // namespace
 
 bool loaderBatchOrigins(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin> &Out, const FunctionDecl *&Get) {
-  for (int Depth = 0; E && Depth < 3; ++Depth) {
+  const VarDecl *Batch = nullptr;
+  const Expr *BatchRef = nullptr;
+  int Field = -1;
+  for (int Depth = 0; E && Depth < 3 && !Batch; ++Depth) {
     E = stripCopies(E);
+    // `torch::stack(parts)` / `torch::cat(parts)` of a local vector that std::transform filled
+    // with one member of every example of a batch: that member of the batch, stacked.
+    if (const auto *C = dyn_cast<CallExpr>(E); C && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(C)) {
+      const FunctionDecl *F = C->getDirectCallee();
+      if (!F || !isTorchDecl(F) || !F->getDeclName().isIdentifier() ||
+          !llvm::is_contained({"stack", "cat", "concat"}, F->getName()) || C->getNumArgs() < 1)
+        return false;
+      const Expr *List = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
+      if (const auto *Conv = dyn_cast<CXXConstructExpr>(List); Conv && Conv->getNumArgs() == 1)
+        List = Conv->getArg(0); // the ArrayRef made from the vector
+      const auto *PartsRef = dyn_cast<DeclRefExpr>(stripCopies(List));
+      const auto *Parts = PartsRef ? dyn_cast<VarDecl>(PartsRef->getDecl()) : nullptr;
+      std::vector<TransformWrite> Writes = transformWritesOf(Parts, PartsRef, Ctx);
+      for (const TransformWrite &W : Writes) {
+        const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(W.Source));
+        const auto *B = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        int I = exampleFieldIndex(W.Member);
+        if (!B || !B->isCXXForRangeDecl() || I < 0 || (Batch && (B != Batch || I != Field)))
+          return false;
+        Batch = B;
+        BatchRef = Ref;
+        Field = I;
+      }
+      if (!Batch)
+        return false;
+      break;
+    }
     const auto *ME = dyn_cast_or_null<MemberExpr>(E);
     const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
     if (!F) {
@@ -362,35 +426,61 @@ bool loaderBatchOrigins(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin
     if (templateName(F->getParent()) != "torch::data::Example")
       return false;
     const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
-    const auto *Batch = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    Batch = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
     if (!Batch || !Batch->isCXXForRangeDecl())
       return false;
-    const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
-    const CXXForRangeStmt *For = nullptr;
-    for (const Stmt *P = HC.parentOf(Base); P && !For; P = HC.parentOf(P))
-      if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getLoopVariable() == Batch)
-        For = R;
-    if (!For || !For->getRangeInit())
-      return false;
-    const FunctionDecl *G = datasetGet(sourceDataset(datasetOfLoader(For->getRangeInit()->getType()), Ctx));
-    if (!G)
-      return false;
-    Get = G;
-    bool Any = false;
-    for (const ReturnStmt *R : returnsOf(G->getBody())) {
-      const Expr *Elem = exampleElement(R->getRetValue(), F->getFieldIndex());
-      if (!Elem) {
-        Out.push_back(TensorOrigin{});
-        continue;
-      }
-      Any = true;
-      originsOf(Elem, Ctx, Out);
-    }
-    if (!Any)
-      Out.push_back(TensorOrigin{});
+    BatchRef = Base;
+    Field = static_cast<int>(F->getFieldIndex());
+  }
+  if (!Batch || Field < 0)
+    return false;
+  const HotCodeAnalysis &HC = HotCodeAnalysis::get(Ctx);
+  const CXXForRangeStmt *For = nullptr;
+  for (const Stmt *P = HC.parentOf(BatchRef); P && !For; P = HC.parentOf(P))
+    if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getLoopVariable() == Batch)
+      For = R;
+  if (!For || !For->getRangeInit())
+    return false;
+  const FunctionDecl *G = datasetGet(sourceDataset(datasetOfLoader(For->getRangeInit()->getType()), Ctx));
+  if (!G)
+    return false;
+  Get = G;
+  if (!G->getBody()) {
+    // Defined in another TU: the project model knows what it returns (model/TUSummary.h).
+    TensorOrigin O;
+    O.K = TensorOrigin::UserCall;
+    O.Callee = G;
+    O.Element = Field;
+    Out.push_back(O);
     return true;
   }
-  return false;
+  std::vector<TensorOrigin> Of = exampleOriginsOf(G, static_cast<unsigned>(Field), Ctx);
+  if (Of.empty())
+    Of.push_back(TensorOrigin{});
+  Out.insert(Out.end(), Of.begin(), Of.end());
+  return true;
+}
+
+bool isDatasetGet(const FunctionDecl *FD) {
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!M || !M->getDeclName().isIdentifier() || M->getName() != "get" || M->getNumParams() != 1 ||
+      M->size_overridden_methods() == 0)
+    return false;
+  QualType R = M->getReturnType().getNonReferenceType().getCanonicalType();
+  return templateName(R->getAsCXXRecordDecl()) == "torch::data::Example";
+}
+
+std::vector<TensorOrigin> exampleOriginsOf(const FunctionDecl *FD, unsigned Element, ASTContext &Ctx) {
+  std::vector<TensorOrigin> Out;
+  if (!FD || !FD->getBody())
+    return Out;
+  for (const ReturnStmt *R : returnsOf(FD->getBody())) {
+    if (const Expr *Elem = exampleElement(R->getRetValue(), Element))
+      originsOf(Elem, Ctx, Out);
+    else
+      Out.push_back(TensorOrigin{});
+  }
+  return Out;
 }
 
 std::vector<TensorOrigin> returnOriginsOf(const FunctionDecl *FD, ASTContext &Ctx) {

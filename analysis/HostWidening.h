@@ -42,22 +42,37 @@ struct TensorOrigin {
   WideningChain Chain;                          // Widened
   const clang::FunctionDecl *Callee = nullptr; // UserCall: a user function returning a tensor
   const clang::FieldDecl *Field = nullptr;     // FieldRead: a tensor field or a field holding tensors
+  /// UserCall of a data set's get() defined in another TU (its Example's element Element: 0 the
+  /// data, 1 the target); -1 for a function returning a tensor.
+  int Element = -1;
 };
 
 /// Where the tensor values of E come from (appended to Out, without duplicates of a call or a field).
 void originsOf(const clang::Expr *E, clang::ASTContext &Ctx, std::vector<TensorOrigin> &Out);
 
 /// A loader batch's member (`batch.data`, `batch.target` of the range-for variable over a
-/// torch::data loader, also through a local that holds it all along) whose data set is a user
-/// class read through value-keeping transforms only (`.map(Stack<>())`, `Normalize<>`): the
-/// origins of that member in what the data set's get() returns (`return {img, label};`), appended
-/// to Out, and the get() (Get). False when E is no such member or a transform in between is
-/// another (a Lambda may change anything); unknown origins then say so.
+/// torch::data loader, also through a local that holds it all along, or `torch::stack(parts)` of
+/// a vector that std::transform filled with that member of each example of the batch:
+/// LocalDataflow.h transformWritesOf) whose data set is a user class read through value-keeping
+/// transforms only (`.map(Stack<>())`, `Normalize<>`): the origins of that member in what the data
+/// set's get() returns (`return {img, label};`), appended to Out, and the get() (Get). A get()
+/// defined in another TU gives one origin, a UserCall of it with the element (the project model
+/// decides). False when E is no such member or a transform in between is another (a Lambda may
+/// change anything); unknown origins then say so.
 bool loaderBatchOrigins(const clang::Expr *E, clang::ASTContext &Ctx, std::vector<TensorOrigin> &Out,
                         const clang::FunctionDecl *&Get);
 
 /// The origins of what FD returns (its return statements, not those of lambdas in it); FD has a
 /// body and returns a tensor. Empty when it has no return statement with a value.
 std::vector<TensorOrigin> returnOriginsOf(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+
+/// True for a user data set's get(index): a method named get that overrides torch::data's
+/// Dataset::get and returns a torch::data::Example.
+bool isDatasetGet(const clang::FunctionDecl *FD);
+
+/// The origins of element Element (0 the data, 1 the target) of the Examples FD, a data set's
+/// get() with a body, returns (`return {img, label};`); an unknown origin for a return written
+/// otherwise. Empty when it has no return statement with a value.
+std::vector<TensorOrigin> exampleOriginsOf(const clang::FunctionDecl *FD, unsigned Element, clang::ASTContext &Ctx);
 
 } // namespace torchlint

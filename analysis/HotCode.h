@@ -48,6 +48,9 @@ struct HotContext {
   /// every TU (model/ProjectModel.h widenedHost), and fills in the message's placeholders
   /// (model/HotBasis.h WidenedWhat).
   std::vector<const clang::NamedDecl *> IfWidenedHost;
+  /// As IfWidenedHost, for an element of the Examples a data set's get() returns, defined in
+  /// another TU (0 the data, 1 the target: model/TUSummary.h exampleKey).
+  std::vector<std::pair<const clang::FunctionDecl *, unsigned>> IfWidenedExample;
   /// Set by a check whose finding holds only if every call in the project passes a constant to
   /// each of these parameters (analysis/ConstantData.h, deferred to the model: a constructor built
   /// with literals by std::make_unique in another file; model/ProjectModel.h constantAtEveryCall).

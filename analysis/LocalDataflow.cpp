@@ -2,6 +2,7 @@
 #include "analysis/HotCode.h"
 #include "analysis/TorchTypes.h"
 #include "analysis/UserCodeVisitor.h"
+#include "core/AstWalk.h"
 #include "core/PerTU.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -672,6 +673,13 @@ const Expr *onlyReachingAssignment(const DeclRefExpr *Use, const VarDecl *VD, AS
     if (Val == Assigned)
       continue;
     SourceLocation L = Val->getBeginLoc();
+    // The value that reads Use (`t = (t - t.mean()) / t.std()`, `t = t.permute(...)`) is written
+    // after the read; inside a loop around the use it reaches the next iteration's read.
+    bool Reads = !Before(Use->getBeginLoc(), L) && !Before(Val->getEndLoc(), Use->getBeginLoc());
+    if (Reads && !Loops.empty())
+      return nullptr;
+    if (Reads)
+      continue;
     if (Before(Assigned->getBeginLoc(), L) && Before(L, Use->getBeginLoc()))
       return nullptr; // written between
     if (Before(Use->getBeginLoc(), L))
@@ -721,6 +729,83 @@ bool writeNeverRead(const Expr *Value, const VarDecl *VD, ASTContext &Ctx) {
       Work.push_back(C);
   }
   return Read && !Reached;
+}
+
+namespace {
+/// Parentheses, casts and the temporaries a call's result is bound to.
+const Expr *skipAll(const Expr *X) {
+  for (const Expr *Prev = nullptr; X != Prev;) {
+    Prev = X;
+    X = X->IgnoreParens()->IgnoreImplicit();
+  }
+  return X;
+}
+
+bool isStdCall(const FunctionDecl *F, llvm::StringRef Name) {
+  return F && F->isInStdNamespace() && F->getDeclName().isIdentifier() && F->getName() == Name;
+}
+} // namespace
+
+std::vector<TransformWrite> transformWritesOf(const VarDecl *Parts, const Expr *Use, ASTContext &Ctx) {
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  const FunctionDecl *F = H.enclosingFunction(Use);
+  std::vector<TransformWrite> Out;
+  if (!F || !F->getBody() || !Parts || !Parts->isLocalVarDecl())
+    return Out;
+  for (const DeclRefExpr *R : referencesTo(F->getBody(), Parts)) {
+    if (R == skipAll(Use))
+      continue;
+    // std::back_inserter(parts), the third argument of std::transform.
+    const CallExpr *Ins = nullptr;
+    for (const Stmt *P = H.parentOf(R); P && !Ins; P = H.parentOf(P))
+      if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(P))
+        Ins = dyn_cast<CallExpr>(P);
+    if (!Ins || !isStdCall(Ins->getDirectCallee(), "back_inserter"))
+      return {};
+    const CallExpr *T = nullptr;
+    for (const Stmt *P = H.parentOf(Ins); P && !T; P = H.parentOf(P))
+      if (const auto *C = dyn_cast<CallExpr>(P))
+        T = C;
+      else if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(P))
+        break;
+    if (!T || !isStdCall(T->getDirectCallee(), "transform") || T->getNumArgs() != 4 ||
+        skipAll(T->getArg(2)) != skipAll(Ins))
+      return {};
+    // transform(src.begin(), src.end(), ...).
+    const auto *Begin = dyn_cast<CXXMemberCallExpr>(skipAll(T->getArg(0)));
+    if (!Begin || !Begin->getMethodDecl() || !Begin->getMethodDecl()->getDeclName().isIdentifier() ||
+        Begin->getMethodDecl()->getName() != "begin" || !Begin->getImplicitObjectArgument())
+      return {};
+    // The lambda returns its element, or a member of it (in a generic lambda, `[](auto &e)`, a
+    // dependent member).
+    const auto *L = dyn_cast<LambdaExpr>(skipAll(T->getArg(3)));
+    const auto *Body = L ? dyn_cast_or_null<CompoundStmt>(L->getBody()) : nullptr;
+    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+    const CXXMethodDecl *Call = L ? L->getCallOperator() : nullptr;
+    if (!Ret || !Ret->getRetValue() || !Call || Call->getNumParams() != 1)
+      return {};
+    const Expr *V = skipAll(Ret->getRetValue());
+    std::string Member;
+    for (unsigned Depth = 0;; ++Depth) {
+      std::string Name;
+      if (const auto *M = dyn_cast<MemberExpr>(V)) {
+        Name = M->getMemberDecl()->getDeclName().isIdentifier() ? M->getMemberDecl()->getName().str() : "?";
+        V = skipAll(M->getBase());
+      } else if (const auto *D = dyn_cast<CXXDependentScopeMemberExpr>(V); D && !D->isImplicitAccess()) {
+        Name = D->getMember().isIdentifier() ? D->getMember().getAsIdentifierInfo()->getName().str() : "?";
+        V = skipAll(D->getBase());
+      } else {
+        break;
+      }
+      // The outermost member only (`e.data` gives "data"; `e.data.x` is no part the caller names).
+      Member = Depth == 0 ? Name : "?";
+    }
+    const auto *PR = dyn_cast<DeclRefExpr>(V);
+    if (!PR || PR->getDecl() != Call->getParamDecl(0))
+      return {};
+    Out.push_back(TransformWrite{Begin->getImplicitObjectArgument(), Member});
+  }
+  return Out;
 }
 
 } // namespace torchlint

@@ -8,6 +8,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include <string>
 #include <vector>
 
 namespace torchlint {
@@ -73,5 +74,20 @@ const clang::Expr *onlyReachingAssignment(const clang::DeclRefExpr *Use, const c
 /// (onlyReachingAssignment). `auto device = torch::kCPU; if (cuda) device = torch::kCUDA;
 /// device = torch::kCPU;` then uses of device: neither kCUDA nor the first kCPU is read.
 bool writeNeverRead(const clang::Expr *Value, const clang::VarDecl *VD, clang::ASTContext &Ctx);
+
+/// One write of a local container by `std::transform(src.begin(), src.end(),
+/// std::back_inserter(v), [](auto &e) { return e.data; })` (the collation a torch::data loader
+/// without Stack needs, as a forum answer writes it): the object of the begin() call (`src`) and
+/// the member of each element the lambda returns ("data"; "" when it returns the element).
+struct TransformWrite {
+  const clang::Expr *Source = nullptr;
+  std::string Member;
+};
+
+/// When every reference to the local container Parts in the function of Use, other than Use,
+/// is such a write: them (in source order); empty otherwise (Parts written or read any other way,
+/// or never so written).
+std::vector<TransformWrite> transformWritesOf(const clang::VarDecl *Parts, const clang::Expr *Use,
+                                              clang::ASTContext &Ctx);
 
 } // namespace torchlint

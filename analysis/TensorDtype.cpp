@@ -324,7 +324,12 @@ std::string dtypeOfTensor(const Expr *E, ASTContext &Ctx, unsigned Depth, llvm::
   E = stripCopies(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || isa<ParmVarDecl>(VD) || !Seen.insert(VD).second)
+    if (!VD || isa<ParmVarDecl>(VD))
+      return "";
+    // The only write that reaches this read decides (`img = img.to(torch::kFloat32);` then `img`).
+    if (const Expr *Last = onlyReachingAssignment(DRE, VD, Ctx))
+      return dtypeOfTensor(Last, Ctx, Depth + 1, Seen);
+    if (!Seen.insert(VD).second)
       return "";
     const VarValues &V = valuesOf(VD, Ctx);
     if (!V.Known || V.Values.empty())

@@ -319,9 +319,14 @@ clang::DiagnosticBuilder TorchCheck::report(clang::SourceLocation Loc, llvm::Str
     B.IfProgramUsesCUDA = H.IfProgramUsesCUDA;
     B.InLoop = B.K == model::HotBasis::Loop || H.InLoop;
     B.HostIfFields = model::hostKeys(H.HostIf);
-    for (const clang::NamedDecl *D : H.IfWidenedHost)
-      if (std::string U = model::usrOf(D); !U.empty())
-        B.IfWidenedHost.push_back(U);
+    for (const clang::NamedDecl *D : H.IfWidenedHost) {
+      std::string U = model::usrOf(D);
+      B.IfWidenedHost.push_back(U.empty() ? "?" : U); // "?": never confirmed
+    }
+    for (auto [Get, Element] : H.IfWidenedExample) {
+      std::string K = model::exampleKey(Get, Element);
+      B.IfWidenedHost.push_back(K.empty() ? "?" : K); // "?": never confirmed
+    }
     for (const clang::ParmVarDecl *PV : H.IfConstantArgs) {
       std::string K = model::paramKey(PV);
       B.IfConstantArgs.push_back(K.empty() ? "?" : K); // "?": never confirmed

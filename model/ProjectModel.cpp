@@ -922,6 +922,8 @@ std::string ProjectModel::flowName(llvm::StringRef USR) const {
   if (It == Flows.end())
     return "";
   const TensorFlow &F = It->second;
+  if (llvm::StringRef(USR).rsplit('#').second.starts_with("example"))
+    return "the data set's " + F.Name + "() (" + baseName(F.File) + ")";
   return (F.IsField ? "the field " + F.Name : F.Name + "()") + " (" + baseName(F.File) + ")";
 }
 

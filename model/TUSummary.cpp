@@ -649,10 +649,26 @@ private:
     return nullptr;
   }
 
-  /// Where the tensors FD returns come from (functions returning a tensor only).
+  /// Where the tensors FD returns come from (functions returning a tensor only; a data set's
+  /// get(): each element of the Examples it returns, under exampleKey).
   void noteReturnFlow(const FunctionDecl *FD, const Function &F) {
-    if (F.USR.empty() || FD->getReturnType()->isDependentType() ||
-        !isTensorType(FD->getReturnType().getNonReferenceType()))
+    if (F.USR.empty() || FD->getReturnType()->isDependentType())
+      return;
+    if (isDatasetGet(FD)) {
+      for (unsigned I = 0; I < 2; ++I) {
+        TensorFlow Flow;
+        Flow.USR = exampleKey(FD, I);
+        Flow.Name = F.Name;
+        Flow.File = F.File;
+        Flow.Line = F.Line;
+        Flow.Sources = tensorSources(exampleOriginsOf(FD, I, Ctx), Ctx);
+        if (Flow.Sources.empty())
+          Flow.Sources.emplace_back();
+        Out.Flows.push_back(std::move(Flow));
+      }
+      return;
+    }
+    if (!isTensorType(FD->getReturnType().getNonReferenceType()))
       return;
     TensorFlow Flow;
     Flow.USR = F.USR;
@@ -787,7 +803,7 @@ std::vector<TensorSource> tensorSources(const std::vector<TensorOrigin> &Origins
     }
     case TensorOrigin::UserCall:
       S.K = TensorSource::Kind::Call;
-      S.USR = usrOf(O.Callee);
+      S.USR = O.Element >= 0 ? exampleKey(O.Callee, static_cast<unsigned>(O.Element)) : usrOf(O.Callee);
       break;
     case TensorOrigin::FieldRead:
       S.K = TensorSource::Kind::Field;
@@ -816,6 +832,11 @@ std::string paramKey(const FunctionDecl *FD, unsigned Index) {
 std::string returnKey(const FunctionDecl *FD) {
   std::string U = usrOf(FD);
   return U.empty() ? U : U + "#return";
+}
+
+std::string exampleKey(const FunctionDecl *FD, unsigned Element) {
+  std::string U = usrOf(FD);
+  return U.empty() ? U : U + "#example" + std::to_string(Element);
 }
 
 std::vector<std::string> hostKeys(const HostAssumptions &If) {

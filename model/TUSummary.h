@@ -42,7 +42,7 @@ struct HostAssumptions;
 namespace torchlint::model {
 
 /// The summary format; a summary of another format is ignored with a note (fromJson).
-constexpr int SummaryFormat = 12; // 2: field devices; 3: tensor flows (widened host tensors);
+constexpr int SummaryFormat = 13; // 2: field devices; 3: tensor flows (widened host tensors);
                                  // 4: program facts, gradient needs of functions;
                                  // 5: the devices of tensor arguments at calls (paramKey);
                                  // 6: return values (returnKey), host-if conditions (FieldFacts::IfHost);
@@ -53,6 +53,7 @@ constexpr int SummaryFormat = 12; // 2: field devices; 3: tensor flows (widened 
                                  // 10: null pointer arguments at calls (Call::ConstArgs 'n')
                                  // 11: Loop::Bounded also for loops over a small fixed local list
                                  // 12: Loop::Conditional and Loop::Rare (a loop in a logging branch)
+                                 // 13: the Examples a data set's get() returns (exampleKey flows)
 
 enum class StepKind { Forward, Backward, OptimizerStep, Loss };
 const char *stepKindName(StepKind K);
@@ -230,6 +231,9 @@ std::string paramKey(const clang::FunctionDecl *FD, unsigned Index);
 /// return statement of its definition is one write (analysis/DeviceProvenance.h
 /// returnFollowsDefinition).
 std::string returnKey(const clang::FunctionDecl *FD);
+/// Element Element (0 the data, 1 the target) of the Examples a data set's get() returns, kept
+/// beside functions in the tensor flows: "<get()'s USR>#example<Element>" (empty without a USR).
+std::string exampleKey(const clang::FunctionDecl *FD, unsigned Element);
 /// Where a module class's registered buffers and parameters live, kept beside fields:
 /// "<the class's USR>#moved"; a write is a `to()` of the project on a module of that static class
 /// (its device), the class itself (host, if its bases' keys are) and a module that registers it

@@ -113,11 +113,33 @@ const CallExpr *batchNormOfVar(const Stmt *S, const VarDecl *V, int Dims) {
   return Found && Reads == 1 ? Found : nullptr;
 }
 
+/// A bool field of the class read as `if (flag)` (`this->flag`), written only where the module is
+/// built (its in-class initialiser, constructors): a choice fixed per module, such as the
+/// `add_bn` of a conv block that ends some layers without BatchNorm. Else null.
+const FieldDecl *constructionFlag(const Expr *Cond, ASTContext &Ctx) {
+  const FieldDecl *F = thisField(Cond->IgnoreParenImpCasts());
+  if (!F || !F->getType()->isBooleanType())
+    return nullptr;
+  // Outside constructors, every use of the field in the TU is a read of its value (not an
+  // assignment, an increment, a reference or pointer taken).
+  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+  for (const BoundNodes &N : match(memberExpr(member(equalsNode(F))).bind("m"), Ctx)) {
+    const auto *ME = N.getNodeAs<MemberExpr>("m");
+    if (isa_and_nonnull<CXXConstructorDecl>(H.enclosingFunction(ME)))
+      continue;
+    const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(H.parentOf(ME));
+    if (!Read || Read->getCastKind() != CK_LValueToRValue)
+      return nullptr;
+  }
+  return F;
+}
+
 /// `x = conv(x); x = bn(x);` and `auto y = conv(x); return bn(y);`: the value of forward call C
 /// is stored in a local of a block, and the next statement of that block feeds it to a BatchNorm
-/// of Dims dimensions, its only read before it is overwritten or goes out of use. That BatchNorm
-/// call, else null.
-const CallExpr *batchNormThroughLocal(const Expr *C, int Dims, ASTContext &Ctx) {
+/// of Dims dimensions, its only read before it is overwritten or goes out of use. With Flag, also
+/// `x = conv(x); if (flag) { x = bn(x); ... }` where flag is fixed at construction
+/// (constructionFlag): *Flag is set. That BatchNorm call, else null.
+const CallExpr *batchNormThroughLocal(const Expr *C, int Dims, ASTContext &Ctx, const FieldDecl **Flag) {
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
   const VarDecl *V = nullptr;
   const Stmt *Cur = C, *Own = nullptr;
@@ -150,6 +172,21 @@ const CallExpr *batchNormThroughLocal(const Expr *C, int Dims, ASTContext &Ctx) 
   if (It == Block->body_end() || std::next(It) == Block->body_end())
     return nullptr;
   const Stmt *Next = *std::next(It);
+  if (const auto *If = dyn_cast<IfStmt>(Next); If && Flag) {
+    // `if (add_bn) { x = bn(x); x = act(x); }` with no else: the conv's value reaches the
+    // BatchNorm when the flag is set, and is the block's output (bias needed) when it is not.
+    if (If->getElse() || If->getInit() || If->getConditionVariable() || !If->getCond())
+      return nullptr;
+    const FieldDecl *F = constructionFlag(If->getCond(), Ctx);
+    const Stmt *First = If->getThen();
+    if (const auto *Then = dyn_cast<CompoundStmt>(First))
+      First = Then->body_empty() ? nullptr : Then->body_front();
+    const CallExpr *BN = F && First ? batchNormOfVar(First, V, Dims) : nullptr;
+    if (!BN || !overwrites(First, V))
+      return nullptr;
+    *Flag = F;
+    return BN;
+  }
   const CallExpr *BN = batchNormOfVar(Next, V, Dims);
   if (!BN)
     return nullptr;
@@ -166,11 +203,12 @@ const CallExpr *batchNormThroughLocal(const Expr *C, int Dims, ASTContext &Ctx) 
   return BN;
 }
 
-/// The BatchNorm call that the value of forward call C feeds, directly or through a local.
-const CallExpr *feedsBatchNorm(const Expr *C, int Dims, ASTContext &Ctx) {
+/// The BatchNorm call that the value of forward call C feeds, directly or through a local (with
+/// Flag: also only under `if (flag)`, batchNormThroughLocal).
+const CallExpr *feedsBatchNorm(const Expr *C, int Dims, ASTContext &Ctx, const FieldDecl **Flag = nullptr) {
   if (const CallExpr *BN = directBatchNorm(C, Dims, Ctx))
     return BN;
-  return batchNormThroughLocal(C, Dims, Ctx);
+  return batchNormThroughLocal(C, Dims, Ctx, Flag);
 }
 
 unsigned countRefs(const ValueDecl *D, const Stmt *S) {
@@ -281,7 +319,8 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Field)
     return;
   Dims = convDims(moduleImplOf(Field->getType()));
-  const CallExpr *BNCall = Dims ? feedsBatchNorm(Apply, Dims, Ctx) : nullptr;
+  const FieldDecl *Flag = nullptr;
+  const CallExpr *BNCall = Dims ? feedsBatchNorm(Apply, Dims, Ctx, &Flag) : nullptr;
   if (!BNCall)
     return;
   // Every forward call of this convolution in the class must feed a BatchNorm: the bias is dead
@@ -294,18 +333,20 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
     bool Ok = true;
     forEachCall(Def->getBody(), [&](const CallExpr *C) {
       const Expr *CM = moduleOfForwardCall(C);
-      if (CM && thisField(CM) == Field && !feedsBatchNorm(C, Dims, Ctx))
+      // (Under a flag, every use under the same one: where it is unset, the bias is the output's.)
+      const FieldDecl *Under = nullptr;
+      if (CM && thisField(CM) == Field && (!feedsBatchNorm(C, Dims, Ctx, &Under) || Under != Flag))
         Ok = false;
     });
     if (!Ok)
       return;
   }
   Conv = M;
-  checkPair(Conv, Dims, "its output goes straight into", moduleOfForwardCall(BNCall), Ctx, Apply);
+  checkPair(Conv, Dims, "its output goes straight into", moduleOfForwardCall(BNCall), Ctx, Apply, Flag);
 }
 
 void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRef How, const Expr *BN, ASTContext &Ctx,
-                                      const Expr *ReportAt) {
+                                      const Expr *ReportAt, const FieldDecl *Flag) {
   // A local conv module used anywhere else keeps its bias.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCopies(Conv)))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -344,6 +385,23 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
                     "), which subtracts the per-channel mean and cancels the bias; the bias costs a kernel, "
                     "its gradient and optimizer state for nothing: build the conv with .bias(false)";
 
+  if (Flag) {
+    // Cancelled only where the flag is set: the bias stays where no BatchNorm follows. No fix-it
+    // (the flag's value must reach the conv's options, which the constructor may not have).
+    std::string Name = Flag->getNameAsString();
+    if (size_t At = HowText.find("goes straight into"); At != std::string::npos)
+      HowText.replace(At, strlen("goes straight into"), "goes into");
+    Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d when '" + Name + "' is set: " + HowText +
+          " BatchNorm" + D + "d (line " + std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
+          ") under `if (" + Name + ")`, which subtracts the per-channel mean and cancels the bias; there the bias "
+          "costs a kernel, its gradient and optimizer state for nothing: build the conv with .bias(!" + Name +
+          ") from the value that sets '" + Name + "' (the bias is needed only where no BatchNorm follows)";
+    report(Loc, Msg);
+    if (Loc != UseLoc)
+      diag(UseLoc, "the convolution's output feeds BatchNorm" + D + "d here when '" + Name + "' is set",
+           DiagnosticIDs::Note);
+    return;
+  }
   std::vector<FixItHint> Fixes;
   const OptionValue &V = O.Option;
   if (O.HelperDepth == 0) {

@@ -19,9 +19,10 @@ public:
 
 private:
   /// Reports Conv (a conv module expression of Dims dimensions whose output feeds BN) when its
-  /// bias resolves to true, with a fix where one edit suffices.
+  /// bias resolves to true, with a fix where one edit suffices. With Flag, the output feeds BN only
+  /// under `if (flag)` (a bool field fixed at construction): the advice is `.bias(!flag)`, no fix.
   void checkPair(const clang::Expr *Conv, int Dims, llvm::StringRef How, const clang::Expr *BN, clang::ASTContext &Ctx,
-                 const clang::Expr *ReportAt = nullptr);
+                 const clang::Expr *ReportAt = nullptr, const clang::FieldDecl *Flag = nullptr);
   /// The TU is an inference-only program: it never trains (no backward(), optimizer, Module::train(),
   /// autograd::grad()) and shows inference (Module::eval(), torch::load of weights). Quiet there.
   static bool inferenceOnlyProgram(clang::ASTContext &Ctx);

@@ -108,7 +108,9 @@ void HostConvertThenCopyCheck::reportFromElsewhere(const CXXMemberCallExpr *Call
   if (Origins.empty())
     return;
   for (const TensorOrigin &O : Origins) {
-    if (O.K == TensorOrigin::UserCall)
+    if (O.K == TensorOrigin::UserCall && O.Element >= 0)
+      Hot.IfWidenedExample.emplace_back(O.Callee, static_cast<unsigned>(O.Element));
+    else if (O.K == TensorOrigin::UserCall)
       Hot.IfWidenedHost.push_back(O.Callee);
     else if (O.K == TensorOrigin::FieldRead)
       Hot.IfWidenedHost.push_back(O.Field);

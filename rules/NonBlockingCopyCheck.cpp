@@ -202,60 +202,13 @@ const VarDecl *indexedBatchList(const Expr *E, const HotCodeAnalysis &H) {
 const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth = 0, bool *FromList = nullptr);
 
 /// Every write of Parts in its function is `std::transform(b.begin(), b.end(),
-/// std::back_inserter(parts), [](auto &e) { return e.data; })` over a batch b (the collation a
-/// loader without Stack needs, as a forum answer writes it): that batch's variable, else null.
+/// std::back_inserter(parts), [](auto &e) { return e.data; })` over a batch b (LocalDataflow.h
+/// transformWritesOf): that batch's variable, else null.
 const VarDecl *transformedBatch(const VarDecl *Parts, const Expr *Use, ASTContext &Ctx, unsigned Depth) {
-  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
-  const FunctionDecl *F = H.enclosingFunction(Use);
-  if (!F || !F->getBody() || !Parts->isLocalVarDecl())
-    return nullptr;
   const VarDecl *Batch = nullptr;
-  for (const DeclRefExpr *R : referencesTo(F->getBody(), Parts)) {
-    if (R == Skip(Use))
-      continue;
-    // std::back_inserter(parts), the third argument of std::transform.
-    const auto *Ins = dyn_cast_or_null<CallExpr>(H.parentOf(R));
-    for (const Stmt *P = H.parentOf(R); P && !Ins; P = H.parentOf(P))
-      if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr>(P))
-        Ins = dyn_cast<CallExpr>(P);
-    const FunctionDecl *InsF = Ins ? Ins->getDirectCallee() : nullptr;
-    if (!InsF || !InsF->isInStdNamespace() || !InsF->getDeclName().isIdentifier() || InsF->getName() != "back_inserter")
-      return nullptr;
-    const CallExpr *T = nullptr;
-    for (const Stmt *P = H.parentOf(Ins); P && !T; P = H.parentOf(P))
-      if (const auto *C = dyn_cast<CallExpr>(P))
-        T = C;
-      else if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(P))
-        break;
-    const FunctionDecl *TF = T ? T->getDirectCallee() : nullptr;
-    if (!TF || !TF->isInStdNamespace() || !TF->getDeclName().isIdentifier() || TF->getName() != "transform" ||
-        T->getNumArgs() != 4 || Skip(T->getArg(2)) != Skip(Ins))
-      return nullptr;
-    // transform(b.begin(), b.end(), ...) over a batch.
-    const auto *Begin = dyn_cast<CXXMemberCallExpr>(Skip(T->getArg(0)));
-    if (!Begin || !Begin->getMethodDecl() || !Begin->getMethodDecl()->getDeclName().isIdentifier() ||
-        Begin->getMethodDecl()->getName() != "begin")
-      return nullptr;
-    const VarDecl *B = batchVariable(Begin->getImplicitObjectArgument(), Ctx, Depth + 1, nullptr);
+  for (const TransformWrite &W : transformWritesOf(Parts, Use, Ctx)) {
+    const VarDecl *B = batchVariable(W.Source, Ctx, Depth + 1, nullptr);
     if (!B || (Batch && B != Batch))
-      return nullptr;
-    // The lambda returns a member of its element, or the element: a part of the batch.
-    const auto *L = dyn_cast<LambdaExpr>(Skip(T->getArg(3)));
-    const auto *Body = L ? dyn_cast_or_null<CompoundStmt>(L->getBody()) : nullptr;
-    const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
-    const CXXMethodDecl *Call = L ? L->getCallOperator() : nullptr;
-    if (!Ret || !Ret->getRetValue() || !Call || Call->getNumParams() != 1)
-      return nullptr;
-    const Expr *V = Skip(Ret->getRetValue());
-    for (;;) // `e.data`; in a generic lambda (`[](auto &e)`), a dependent member
-      if (const auto *M = dyn_cast<MemberExpr>(V))
-        V = Skip(M->getBase());
-      else if (const auto *D = dyn_cast<CXXDependentScopeMemberExpr>(V); D && !D->isImplicitAccess())
-        V = Skip(D->getBase());
-      else
-        break;
-    const auto *PR = dyn_cast<DeclRefExpr>(V);
-    if (!PR || PR->getDecl() != Call->getParamDecl(0))
       return nullptr;
     Batch = B;
   }

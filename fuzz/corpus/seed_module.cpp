@@ -10,7 +10,7 @@ struct NetImpl : torch::nn::Module {
 void log_loss(const torch::Tensor &loss, int step) {
   if (step % 100 == 0) std::cout << loss.item<double>();
 }
-void train_step(NetImpl &net, torch::optim::SGD &opt, torch::data::Example &b, int step) {
+void train_step(NetImpl &net, torch::optim::SGD &opt, torch::data::Example<> &b, int step) {
   opt.zero_grad();
   auto loss = torch::nn::functional::mse_loss(net.forward(b.data), b.target);
   loss.backward();

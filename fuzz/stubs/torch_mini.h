@@ -39,6 +39,16 @@ template <class T> struct shared_ptr {
   T &operator*() const { return *p; }
 };
 template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+template <class T> struct unique_ptr {
+  T *p;
+  T *operator->() const { return p; }
+  T &operator*() const { return *p; }
+};
+template <class It> struct back_insert_iterator {
+  It *c;
+};
+template <class C> back_insert_iterator<C> back_inserter(C &);
+template <class In, class Out, class F> Out transform(In first, In last, Out out, F f) { return out; }
 template <class T> T &&move(T &t) { return static_cast<T &&>(t); }
 template <class K, class V> struct unordered_map {
   struct iterator {
@@ -146,6 +156,9 @@ public:
   Tensor clone() const;
   Tensor sum() const;
   Tensor mean() const;
+  Tensor std() const;
+  Tensor permute(IntArrayRef) const;
+  Tensor div(double) const;
   Tensor backward() const;
   Tensor view(IntArrayRef) const;
   Tensor reshape(IntArrayRef) const;
@@ -170,6 +183,7 @@ Tensor operator*(const Tensor &, double);
 Tensor operator-(const Tensor &, const Tensor &);
 Tensor operator>(const Tensor &, double);
 Tensor operator/(const Tensor &, double);
+Tensor operator/(const Tensor &, const Tensor &);
 Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
 #define TORCHLINT_MINI_FACTORY(name)                                                              \
   Tensor name(IntArrayRef size, TensorOptions options = {});
@@ -304,14 +318,45 @@ struct Adam : Optimizer {
   Adam(std::vector<Tensor> params, double lr);
 };
 } // namespace optim
+// torch::data as libtorch shapes it (the templates and bases torchlint reads: Example<>,
+// Dataset<Self>::get overridden, MapDataset<Source, Stack<>>, DataLoaderBase<Dataset, Batch, ...>).
 namespace data {
-struct Example {
-  Tensor data, target;
+template <class Data = Tensor, class Target = Tensor> struct Example {
+  Example();
+  Example(Data data, Target target);
+  Data data;
+  Target target;
 };
-struct DataLoader {
-  Example *begin();
-  Example *end();
+namespace transforms {
+template <class T = Example<>> struct Stack {};
+} // namespace transforms
+namespace datasets {
+template <class Source, class Transform> struct MapDataset {
+  using BatchType = Example<>;
 };
+template <class Self, class Batch> struct BatchDataset {
+  using BatchType = Batch;
+  virtual ~BatchDataset() {}
+  template <class T> MapDataset<Self, T> map(T transform) &&;
+};
+template <class Self, class SingleExample = Example<>>
+struct Dataset : BatchDataset<Self, std::vector<SingleExample>> {
+  virtual SingleExample get(size_t index) = 0;
+  virtual std::optional<size_t> size() const = 0;
+};
+} // namespace datasets
+namespace samplers {
+struct RandomSampler {};
+} // namespace samplers
+template <class Dataset, class Batch, class Request> struct DataLoaderBase {
+  Batch *begin();
+  Batch *end();
+};
+template <class Dataset, class Sampler = samplers::RandomSampler>
+struct StatelessDataLoader : DataLoaderBase<Dataset, typename Dataset::BatchType, size_t> {};
+template <class Sampler = samplers::RandomSampler, class Dataset>
+std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(Dataset dataset, size_t batch_size);
+using DataLoader = StatelessDataLoader<datasets::MapDataset<int, transforms::Stack<>>>;
 } // namespace data
 namespace cuda {
 bool is_available();

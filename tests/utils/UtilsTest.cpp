@@ -185,6 +185,32 @@ TEST(LocalDataflow, WriteNeverReadBehindALaterUnconditionalWrite) {
   EXPECT_FALSE(Dead("n", 51));
 }
 
+TEST(LocalDataflow, OnlyReachingAssignmentOfAReadInItsOwnAssignment) {
+  // `a = (a + 3) * 4`: the read of a inside the value is reached by the write before (the
+  // assignment that holds it writes after the read); inside a loop, its own write of the last
+  // iteration reaches it too.
+  auto AST = parse("void use(int);\n"
+                   "void own() { int a = 1; a = 2; a = (a + 3) * 4; use(a); }\n"
+                   "void in_loop() { int b = 5; for (int i = 0; i < 3; ++i) b = (b + 6) * 7; use(b); }\n"
+                   "void first_in_loop() { int c = 8; for (int i = 0; i < 3; ++i) c = c + 9; use(c); }\n");
+  ASTContext &Ctx = AST->getASTContext();
+  auto ReadInSum = [&](const std::string &V) {
+    return selectFirst<DeclRefExpr>(
+        "r", match(declRefExpr(to(varDecl(hasName(V))), hasAncestor(binaryOperator(hasOperatorName("+")))).bind("r"),
+                   Ctx));
+  };
+  const DeclRefExpr *A = ReadInSum("a");
+  ASSERT_TRUE(A);
+  EXPECT_EQ(onlyReachingAssignment(A, varNamed(*AST, "a"), Ctx), writeOf(*AST, "a", 2));
+  const DeclRefExpr *B = ReadInSum("b");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(onlyReachingAssignment(B, varNamed(*AST, "b"), Ctx), nullptr);
+  // The read first in its value (`c = c + 9`) in a loop: not the initialiser alone.
+  const DeclRefExpr *C = ReadInSum("c");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(onlyReachingAssignment(C, varNamed(*AST, "c"), Ctx), nullptr);
+}
+
 TEST(SourceText, TextOfACallAndThroughAMacroArgument) {
   auto AST = parse("#define ID(x) x\nvoid g(at::Tensor t) { float plain = t.item<float>(); float via_macro = "
                    "ID(t.item<float>()); }\n");
