@@ -5,8 +5,8 @@
 namespace torchlint {
 
 static const CheckInfo Table[] = {
-#define TORCHLINT_CHECK(Name, Class, Level, Category, Summary, Description, Seed, Fixable)                             \
-  {Name, Class, Level, Category, Summary, Description, Seed, Fixable},
+#define TORCHLINT_CHECK(Name, Class, Level, Category, Summary, Description, Seed, Fixable, PerCall)                    \
+  {Name, Class, Level, Category, Summary, Description, Seed, Fixable, PerCall},
 #include "CatalogTable.inc"
 #undef TORCHLINT_CHECK
 };

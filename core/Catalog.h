@@ -16,12 +16,15 @@ struct CheckInfo {
   llvm::StringRef Description; // the why, a paragraph
   llvm::StringRef Seed;        // which guide it comes from
   bool Fixable;
+  /// The row's `"per_call": true`: what the check's findings cost is paid per call (an
+  /// allocation, a kernel launch).
+  bool PerCall;
 
   bool onByDefault() const { return Level != "manual"; }
-  /// What the check's findings cost is paid per call (an allocation, a kernel launch): code that
-  /// runs only in a logging branch (`if (step % N == 0)`) pays it once per interval, which is
-  /// nothing to report (the sync checks report it as a remark instead: what they cost is a stall).
-  bool costsPerCall() const { return Category == "allocation" || Category == "kernel-fusion"; }
+  /// Code that runs only in a logging branch (`if (step % N == 0)`) pays a per-call cost once per
+  /// interval, which is nothing to report (the sync checks report it as a remark instead: what
+  /// they cost is a stall).
+  bool costsPerCall() const { return PerCall; }
   /// docs/checks/<name>.md, relative to the repository root.
   std::string docPath() const { return "docs/checks/" + Name.str() + ".md"; }
 };

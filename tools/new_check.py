@@ -239,6 +239,9 @@ def main(argv=None):
                     help="catalog category (default: the first existing one; an existing one is expected)")
     ap.add_argument("--summary", default=None, help="one-line summary for the catalog row")
     ap.add_argument("--fixable", action="store_true", help="the check will offer a fix-it")
+    ap.add_argument("--per-call", action="store_true",
+                    help="what a finding costs is paid per call (an allocation, a kernel launch): "
+                         "code reached only in logging branches is not reported")
     ap.add_argument("--dry-run", action="store_true", help="list the files, write nothing")
     ap.add_argument("--root", default=here, help="the repository to write into (default: %(default)s)")
     a = ap.parse_args(argv)
@@ -290,6 +293,8 @@ def main(argv=None):
         "seed": "TODO the source that motivates it (an article, the PyTorch docs, a profile)",
         "fixable": bool(a.fixable),
     }
+    if a.per_call:
+        row["per_call"] = True
     catalog["checks"].append(row)
     new_catalog = json.dumps(catalog, indent=2, ensure_ascii=False) + "\n"
 

@@ -118,6 +118,18 @@ class NewCheckTest(unittest.TestCase):
         self.assertIn("already exists", again.stderr)
         self.assertEqual(snapshot(self.root), before)
 
+    def test_per_call_marks_the_row(self):
+        # --per-call: the row says "per_call": true (cmake/Catalog.cmake reads it into
+        # CheckInfo::costsPerCall); without it the row has no such key (false).
+        r = self.run_tool(NAME, "--per-call")
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        row = json.loads(self.read("rules/checks.json"))["checks"][-1]
+        self.assertIs(row.get("per_call"), True)
+        # The catalog's own per-call checks: the allocation and kernel-launch ones.
+        per_call = sorted(c["name"] for c in json.loads(self.catalog_text)["checks"] if c.get("per_call"))
+        self.assertEqual(per_call, ["torch-alloc-in-forward", "torch-empty-cache-in-loop", "torch-index-in-loop",
+                                    "torch-pointwise-fusion"])
+
     def test_dry_run_lists_and_writes_nothing(self):
         before = snapshot(self.root)
         r = self.run_tool(NAME, "--dry-run")
