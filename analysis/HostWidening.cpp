@@ -281,11 +281,18 @@ bool walkWideningChain(const Expr *E, ASTContext &Ctx, WideningChain &Out) {
   if (!FromSize || !ToSize || ToSize <= FromSize)
     return false; // float source data, a narrowing conversion (converting first is right), or not
                   // known to be on the host (already on the device, or unknown)
+  if (!isFloatingDtype(To))
+    return false; // labels and indices widened to int64: small, and what the device's index
+                  // and loss kernels take (a conversion there is one more launch per step)
   Out.Root = E;
   Out.Conversion = Conversion;
   Out.From = From;
   Out.To = To;
   return true;
+}
+
+bool isFloatingDtype(llvm::StringRef T) {
+  return T == "Float" || T == "Double" || T == "Half" || T == "BFloat16";
 }
 
 std::string dtypeWord(llvm::StringRef T) {

@@ -30,11 +30,16 @@ struct WideningChain {
 
 /// Walks down `root.step().step()...` from E to the first expression that is not a step (a view,
 /// scalar arithmetic, a dtype conversion). False when E contains no widening conversion of a
-/// narrow tensor provably on the host; an earlier copy (`.to(device)`) ends the walk.
+/// narrow tensor provably on the host to a floating dtype; an earlier copy (`.to(device)`) ends
+/// the walk.
 bool walkWideningChain(const clang::Expr *E, clang::ASTContext &Ctx, WideningChain &Out);
 
 /// "uint8" for "Byte", "float32" for "Float": a ScalarType's name as users write dtypes.
 std::string dtypeWord(llvm::StringRef ScalarType);
+
+/// Float, Double, Half, BFloat16: the wide dtypes a widening chain converts to (uint8 labels
+/// widened to int64 are not reported: small, and what index and loss kernels take).
+bool isFloatingDtype(llvm::StringRef ScalarType);
 
 struct TensorOrigin {
   enum Kind { Widened, UserCall, FieldRead, Unknown };

@@ -46,7 +46,7 @@ void HostConvertThenCopyCheck::checkConvertingCopy(const CXXMemberCallExpr *Call
   const Expr *Obj = stripTemporaries(Call->getImplicitObjectArgument());
   std::string From = scalarTypeOf(Obj, Ctx);
   unsigned FromSize = scalarTypeSize(From), ToSize = scalarTypeSize(To);
-  if (!FromSize || !ToSize || ToSize <= FromSize || deviceOf(Obj, Ctx) != DeviceKind::CPU)
+  if (!FromSize || !ToSize || ToSize <= FromSize || !isFloatingDtype(To) || deviceOf(Obj, Ctx) != DeviceKind::CPU)
     return;
   if (TUFacts::get(Ctx).usesCUDA().isInvalid())
     return;

@@ -2,7 +2,8 @@
 
 torch::data::Example<> PixelSet::get(size_t index) {
   auto raw = torch::from_blob(store_.images[index], {32, 32, 3}, torch::kByte);
-  return {raw.permute({2, 0, 1}).to(torch::kFloat).div(255), torch::zeros({1}, torch::kLong)};
+  auto label = torch::from_blob(store_.labels[index], {1}, torch::kByte);
+  return {raw.permute({2, 0, 1}).to(torch::kFloat).div(255), label.to(torch::kLong)};
 }
 std::optional<size_t> PixelSet::size() const { return 10; }
 

@@ -6,9 +6,11 @@
 struct Store {
   std::vector<unsigned char *> images;
   std::vector<float *> depths;
+  std::vector<unsigned char *> labels;
 };
 
-// uint8 images widened to float32 on the host in get(), in one chain.
+// uint8 images widened to float32 on the host in get(), in one chain; uint8 labels widened to
+// int64 (small, and what the loss takes on the device: not reported).
 class PixelSet : public torch::data::datasets::Dataset<PixelSet> {
 public:
   explicit PixelSet(Store s) : store_(s) {}

@@ -18,7 +18,7 @@ int main() {
     for (auto &batch : *pixels) {
       opt.zero_grad();
       auto x = batch.data.to(device);   // widened in PixelSet::get() (datasets.cpp)
-      auto y = batch.target.to(device); // int64 labels: nothing widened
+      auto y = batch.target.to(device); // uint8 labels widened to int64: not reported
       net.forward(x + y).backward();
       opt.step();
     }
