@@ -392,17 +392,10 @@ bool loaderBatchOrigins(const Expr *E, ASTContext &Ctx, std::vector<TensorOrigin
     // `torch::stack(parts)` / `torch::cat(parts)` of a local vector that std::transform filled
     // with one member of every example of a batch: that member of the batch, stacked.
     if (const auto *C = dyn_cast<CallExpr>(E); C && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(C)) {
-      const FunctionDecl *F = C->getDirectCallee();
-      if (!F || !isTorchDecl(F) || !F->getDeclName().isIdentifier() ||
-          !llvm::is_contained({"stack", "cat", "concat"}, F->getName()) || C->getNumArgs() < 1)
+      const DeclRefExpr *PartsRef = collatedVector(C);
+      if (!PartsRef)
         return false;
-      const Expr *List = C->getArg(0)->IgnoreImplicit()->IgnoreParens();
-      if (const auto *Conv = dyn_cast<CXXConstructExpr>(List); Conv && Conv->getNumArgs() == 1)
-        List = Conv->getArg(0); // the ArrayRef made from the vector
-      const auto *PartsRef = dyn_cast<DeclRefExpr>(stripCopies(List));
-      const auto *Parts = PartsRef ? dyn_cast<VarDecl>(PartsRef->getDecl()) : nullptr;
-      std::vector<TransformWrite> Writes = transformWritesOf(Parts, PartsRef, Ctx);
-      for (const TransformWrite &W : Writes) {
+      for (const TransformWrite &W : transformWritesOf(cast<VarDecl>(PartsRef->getDecl()), PartsRef, Ctx)) {
         const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(W.Source));
         const auto *B = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
         int I = exampleFieldIndex(W.Member);

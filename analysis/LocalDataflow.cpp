@@ -732,19 +732,25 @@ bool writeNeverRead(const Expr *Value, const VarDecl *VD, ASTContext &Ctx) {
 }
 
 namespace {
-/// Parentheses, casts and the temporaries a call's result is bound to.
-const Expr *skipAll(const Expr *X) {
-  for (const Expr *Prev = nullptr; X != Prev;) {
-    Prev = X;
-    X = X->IgnoreParens()->IgnoreImplicit();
-  }
-  return X;
-}
-
 bool isStdCall(const FunctionDecl *F, llvm::StringRef Name) {
   return F && F->isInStdNamespace() && F->getDeclName().isIdentifier() && F->getName() == Name;
 }
 } // namespace
+
+const DeclRefExpr *collatedVector(const Expr *E) {
+  const auto *C = dyn_cast_or_null<CallExpr>(stripTemporaries(E));
+  if (!C || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(C) || C->getNumArgs() < 1)
+    return nullptr;
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F || !F->getDeclName().isIdentifier() || !llvm::is_contained({"stack", "cat", "concat"}, F->getName()) ||
+      !isTorchDecl(F))
+    return nullptr;
+  const Expr *List = stripTemporaries(C->getArg(0)); // the TensorList (ArrayRef) made from the vector
+  if (const auto *Conv = dyn_cast<CXXConstructExpr>(List); Conv && Conv->getNumArgs() == 1)
+    List = stripTemporaries(Conv->getArg(0));
+  const auto *Ref = dyn_cast<DeclRefExpr>(List);
+  return Ref && isa<VarDecl>(Ref->getDecl()) ? Ref : nullptr;
+}
 
 std::vector<TransformWrite> transformWritesOf(const VarDecl *Parts, const Expr *Use, ASTContext &Ctx) {
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
@@ -753,7 +759,7 @@ std::vector<TransformWrite> transformWritesOf(const VarDecl *Parts, const Expr *
   if (!F || !F->getBody() || !Parts || !Parts->isLocalVarDecl())
     return Out;
   for (const DeclRefExpr *R : referencesTo(F->getBody(), Parts)) {
-    if (R == skipAll(Use))
+    if (R == stripTemporaries(Use))
       continue;
     // std::back_inserter(parts), the third argument of std::transform.
     const CallExpr *Ins = nullptr;
@@ -769,31 +775,31 @@ std::vector<TransformWrite> transformWritesOf(const VarDecl *Parts, const Expr *
       else if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXConstructExpr>(P))
         break;
     if (!T || !isStdCall(T->getDirectCallee(), "transform") || T->getNumArgs() != 4 ||
-        skipAll(T->getArg(2)) != skipAll(Ins))
+        stripTemporaries(T->getArg(2)) != stripTemporaries(Ins))
       return {};
     // transform(src.begin(), src.end(), ...).
-    const auto *Begin = dyn_cast<CXXMemberCallExpr>(skipAll(T->getArg(0)));
+    const auto *Begin = dyn_cast<CXXMemberCallExpr>(stripTemporaries(T->getArg(0)));
     if (!Begin || !Begin->getMethodDecl() || !Begin->getMethodDecl()->getDeclName().isIdentifier() ||
         Begin->getMethodDecl()->getName() != "begin" || !Begin->getImplicitObjectArgument())
       return {};
     // The lambda returns its element, or a member of it (in a generic lambda, `[](auto &e)`, a
     // dependent member).
-    const auto *L = dyn_cast<LambdaExpr>(skipAll(T->getArg(3)));
+    const auto *L = dyn_cast<LambdaExpr>(stripTemporaries(T->getArg(3)));
     const auto *Body = L ? dyn_cast_or_null<CompoundStmt>(L->getBody()) : nullptr;
     const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
     const CXXMethodDecl *Call = L ? L->getCallOperator() : nullptr;
     if (!Ret || !Ret->getRetValue() || !Call || Call->getNumParams() != 1)
       return {};
-    const Expr *V = skipAll(Ret->getRetValue());
+    const Expr *V = stripTemporaries(Ret->getRetValue());
     std::string Member;
     for (unsigned Depth = 0;; ++Depth) {
       std::string Name;
       if (const auto *M = dyn_cast<MemberExpr>(V)) {
         Name = M->getMemberDecl()->getDeclName().isIdentifier() ? M->getMemberDecl()->getName().str() : "?";
-        V = skipAll(M->getBase());
+        V = stripTemporaries(M->getBase());
       } else if (const auto *D = dyn_cast<CXXDependentScopeMemberExpr>(V); D && !D->isImplicitAccess()) {
         Name = D->getMember().isIdentifier() ? D->getMember().getAsIdentifierInfo()->getName().str() : "?";
-        V = skipAll(D->getBase());
+        V = stripTemporaries(D->getBase());
       } else {
         break;
       }

@@ -75,6 +75,10 @@ const clang::Expr *onlyReachingAssignment(const clang::DeclRefExpr *Use, const c
 /// device = torch::kCPU;` then uses of device: neither kCUDA nor the first kCPU is read.
 bool writeNeverRead(const clang::Expr *Value, const clang::VarDecl *VD, clang::ASTContext &Ctx);
 
+/// `torch::stack(v)`, `torch::cat(v)`, `torch::concat(v)` of a variable v (a vector of tensors,
+/// through the TensorList made of it): the reference to v; null for anything else.
+const clang::DeclRefExpr *collatedVector(const clang::Expr *E);
+
 /// One write of a local container by `std::transform(src.begin(), src.end(),
 /// std::back_inserter(v), [](auto &e) { return e.data; })` (the collation a torch::data loader
 /// without Stack needs, as a forum answer writes it): the object of the begin() call (`src`) and

@@ -654,31 +654,23 @@ private:
   void noteReturnFlow(const FunctionDecl *FD, const Function &F) {
     if (F.USR.empty() || FD->getReturnType()->isDependentType())
       return;
+    auto Add = [&](std::string Key, const std::vector<TensorOrigin> &Origins) {
+      TensorFlow Flow;
+      Flow.USR = std::move(Key);
+      Flow.Name = F.Name;
+      Flow.File = F.File;
+      Flow.Line = F.Line;
+      Flow.Sources = tensorSources(Origins, Ctx);
+      if (Flow.Sources.empty())
+        Flow.Sources.emplace_back(); // no return value seen: unknown
+      Out.Flows.push_back(std::move(Flow));
+    };
     if (isDatasetGet(FD)) {
-      for (unsigned I = 0; I < 2; ++I) {
-        TensorFlow Flow;
-        Flow.USR = exampleKey(FD, I);
-        Flow.Name = F.Name;
-        Flow.File = F.File;
-        Flow.Line = F.Line;
-        Flow.Sources = tensorSources(exampleOriginsOf(FD, I, Ctx), Ctx);
-        if (Flow.Sources.empty())
-          Flow.Sources.emplace_back();
-        Out.Flows.push_back(std::move(Flow));
-      }
-      return;
+      for (unsigned I = 0; I < 2; ++I)
+        Add(exampleKey(FD, I), exampleOriginsOf(FD, I, Ctx));
+    } else if (isTensorType(FD->getReturnType().getNonReferenceType())) {
+      Add(F.USR, returnOriginsOf(FD, Ctx));
     }
-    if (!isTensorType(FD->getReturnType().getNonReferenceType()))
-      return;
-    TensorFlow Flow;
-    Flow.USR = F.USR;
-    Flow.Name = F.Name;
-    Flow.File = F.File;
-    Flow.Line = F.Line;
-    Flow.Sources = tensorSources(returnOriginsOf(FD, Ctx), Ctx);
-    if (Flow.Sources.empty())
-      Flow.Sources.emplace_back(); // no return value seen: unknown
-    Out.Flows.push_back(std::move(Flow));
   }
 
   void noteModule(const CXXRecordDecl *RD) {

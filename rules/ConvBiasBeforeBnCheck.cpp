@@ -4,6 +4,7 @@
 #include "analysis/ProgramFacts.h"
 #include "analysis/TUFacts.h"
 #include "core/AstWalk.h"
+#include "core/PerTU.h"
 #include "core/Recovery.h"
 #include "fixits/SetupFixes.h"
 #include "utils/ExprStrip.h"
@@ -121,17 +122,23 @@ const FieldDecl *constructionFlag(const Expr *Cond, ASTContext &Ctx) {
   if (!F || !F->getType()->isBooleanType())
     return nullptr;
   // Outside constructors, every use of the field in the TU is a read of its value (not an
-  // assignment, an increment, a reference or pointer taken).
-  const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
-  for (const BoundNodes &N : match(memberExpr(member(equalsNode(F))).bind("m"), Ctx)) {
-    const auto *ME = N.getNodeAs<MemberExpr>("m");
-    if (isa_and_nonnull<CXXConstructorDecl>(H.enclosingFunction(ME)))
-      continue;
-    const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(H.parentOf(ME));
-    if (!Read || Read->getCastKind() != CK_LValueToRValue)
-      return nullptr;
+  // assignment, an increment, a reference or pointer taken). One scan of the TU per field.
+  struct Fixed : llvm::DenseMap<const FieldDecl *, bool> {};
+  auto [It, New] = perTU<Fixed>(Ctx).try_emplace(F, true);
+  if (New) {
+    const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
+    for (const BoundNodes &N : match(memberExpr(member(equalsNode(F))).bind("m"), Ctx)) {
+      const auto *ME = N.getNodeAs<MemberExpr>("m");
+      if (isa_and_nonnull<CXXConstructorDecl>(H.enclosingFunction(ME)))
+        continue;
+      const auto *Read = dyn_cast_or_null<ImplicitCastExpr>(H.parentOf(ME));
+      if (!Read || Read->getCastKind() != CK_LValueToRValue) {
+        It->second = false;
+        break;
+      }
+    }
   }
-  return F;
+  return It->second ? F : nullptr;
 }
 
 /// `x = conv(x); x = bn(x);` and `auto y = conv(x); return bn(y);`: the value of forward call C
@@ -342,7 +349,8 @@ void ConvBiasBeforeBnCheck::check(const MatchFinder::MatchResult &Result) {
       return;
   }
   Conv = M;
-  checkPair(Conv, Dims, "its output goes straight into", moduleOfForwardCall(BNCall), Ctx, Apply, Flag);
+  checkPair(Conv, Dims, Flag ? "its output goes into" : "its output goes straight into", moduleOfForwardCall(BNCall),
+            Ctx, Apply, Flag);
 }
 
 void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRef How, const Expr *BN, ASTContext &Ctx,
@@ -380,28 +388,24 @@ void ConvBiasBeforeBnCheck::checkPair(const Expr *Conv, int Dims, llvm::StringRe
   std::string HowText = How.str();
   if (Loc != UseLoc && StringRef(HowText).starts_with("its output"))
     HowText.insert(strlen("its output"), " at line " + std::to_string(SM.getSpellingLineNumber(UseLoc)));
-  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + HowText + " BatchNorm" + D + "d (line " +
-                    std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
-                    "), which subtracts the per-channel mean and cancels the bias; the bias costs a kernel, "
-                    "its gradient and optimizer state for nothing: build the conv with .bias(false)";
-
+  std::string BNLine = std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc()));
   if (Flag) {
     // Cancelled only where the flag is set: the bias stays where no BatchNorm follows. No fix-it
     // (the flag's value must reach the conv's options, which the constructor may not have).
     std::string Name = Flag->getNameAsString();
-    if (size_t At = HowText.find("goes straight into"); At != std::string::npos)
-      HowText.replace(At, strlen("goes straight into"), "goes into");
-    Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d when '" + Name + "' is set: " + HowText +
-          " BatchNorm" + D + "d (line " + std::to_string(SM.getSpellingLineNumber(BN->getBeginLoc())) +
-          ") under `if (" + Name + ")`, which subtracts the per-channel mean and cancels the bias; there the bias "
-          "costs a kernel, its gradient and optimizer state for nothing: build the conv with .bias(!" + Name +
-          ") from the value that sets '" + Name + "' (the bias is needed only where no BatchNorm follows)";
-    report(Loc, Msg);
+    report(Loc, "Conv" + D + "d with bias feeding BatchNorm" + D + "d when '" + Name + "' is set: " + HowText +
+                    " BatchNorm" + D + "d (line " + BNLine + ") under `if (" + Name +
+                    ")`, which subtracts the per-channel mean and cancels the bias; there the bias costs a kernel, "
+                    "its gradient and optimizer state for nothing: build the conv with .bias(!" + Name +
+                    ") from the value that sets '" + Name + "' (the bias is needed only where no BatchNorm follows)");
     if (Loc != UseLoc)
       diag(UseLoc, "the convolution's output feeds BatchNorm" + D + "d here when '" + Name + "' is set",
            DiagnosticIDs::Note);
     return;
   }
+  std::string Msg = "Conv" + D + "d with bias feeding BatchNorm" + D + "d: " + HowText + " BatchNorm" + D + "d (line " +
+                    BNLine + "), which subtracts the per-channel mean and cancels the bias; the bias costs a kernel, "
+                    "its gradient and optimizer state for nothing: build the conv with .bias(false)";
   std::vector<FixItHint> Fixes;
   const OptionValue &V = O.Option;
   if (O.HelperDepth == 0) {

@@ -86,15 +86,6 @@ bool deviceFromOutside(const CXXMemberCallExpr *Call) {
   return Ref && isa<ParmVarDecl>(Ref->getDecl());
 }
 
-/// Parentheses, casts and the temporaries a call's result is bound to.
-const Expr *Skip(const Expr *X) {
-  for (const Expr *Prev = nullptr; X != Prev;) {
-    Prev = X;
-    X = X->IgnoreParens()->IgnoreImplicit();
-  }
-  return X;
-}
-
 /// `std::get<I>(t)` (a tuple or pair the loader fills): t.
 const Expr *stdGetArgument(const Expr *E) {
   const auto *C = dyn_cast<CallExpr>(E);
@@ -184,8 +175,8 @@ const VarDecl *indexedBatchList(const Expr *E, const HotCodeAnalysis &H) {
   const Expr *Obj = nullptr, *Index = nullptr;
   if (!elementAccess(E, Obj, Index) || !isBatchListType(Obj->getType()))
     return nullptr;
-  const auto *List = dyn_cast<DeclRefExpr>(Skip(Obj));
-  const auto *IndexRef = dyn_cast<DeclRefExpr>(Skip(Index));
+  const auto *List = dyn_cast<DeclRefExpr>(stripTemporaries(Obj));
+  const auto *IndexRef = dyn_cast<DeclRefExpr>(stripTemporaries(Index));
   const auto *ListVD = List ? dyn_cast<VarDecl>(List->getDecl()) : nullptr;
   const auto *IndexVD = IndexRef ? dyn_cast<VarDecl>(IndexRef->getDecl()) : nullptr;
   if (!ListVD || !IndexVD)
@@ -223,15 +214,15 @@ const VarDecl *transformedBatch(const VarDecl *Parts, const Expr *Use, ASTContex
 /// container of batches walked by a loop that trains: indexedBatchList, or a range-for over one)
 /// gives the container or the range-for variable, and sets *FromList.
 const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth, bool *FromList) {
-  E = Skip(E);
+  E = stripTemporaries(E);
   const HotCodeAnalysis &H = HotCodeAnalysis::get(Ctx);
   for (;;) {
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      E = Skip(ME->getBase());
+      E = stripTemporaries(ME->getBase());
     else if (const Expr *Whole = stdGetArgument(E))
-      E = Skip(Whole);
+      E = stripTemporaries(Whole);
     else if (const auto *C = dyn_cast<CXXMemberCallExpr>(E); C && (isReshape(C) || isBasicIndex(C) || isHostDtypeConversion(C)))
-      E = Skip(C->getImplicitObjectArgument());
+      E = stripTemporaries(C->getImplicitObjectArgument());
     else
       break;
   }
@@ -245,17 +236,10 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth, boo
   // only (`images.push_back(example.data)` over the examples of a batch): the collated batch, in
   // new pageable memory.
   if (const auto *C = dyn_cast<CallExpr>(E); C && !isa<CXXMemberCallExpr, CXXOperatorCallExpr>(C) && C->getNumArgs() >= 1) {
-    const FunctionDecl *F = C->getDirectCallee();
-    if (!F || !F->getDeclName().isIdentifier() || !llvm::is_contained({"stack", "cat", "concat"}, F->getName()) ||
-        !isTorchDecl(F) || Depth >= 3)
+    const DeclRefExpr *Parts = Depth < 3 ? collatedVector(C) : nullptr;
+    if (!Parts)
       return nullptr;
-    const Expr *List = Skip(C->getArg(0)); // the TensorList (ArrayRef) made from the vector
-    if (const auto *Conv = dyn_cast<CXXConstructExpr>(List); Conv && Conv->getNumArgs() == 1)
-      List = Skip(Conv->getArg(0));
-    const auto *Parts = dyn_cast<DeclRefExpr>(List);
-    const auto *PartsVD = Parts ? dyn_cast<VarDecl>(Parts->getDecl()) : nullptr;
-    if (!PartsVD)
-      return nullptr;
+    const auto *PartsVD = cast<VarDecl>(Parts->getDecl());
     const VarValues &V = elementsOf(PartsVD, Ctx);
     if (!V.Known || V.Values.empty())
       return transformedBatch(PartsVD, Parts, Ctx, Depth);
@@ -285,7 +269,7 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth, boo
             (Depth < 3 && batchVariable(For->getRangeInit(), Ctx, Depth + 1, FromList)))
           return VD;
         // A loop that trains on each element of a container of batches kept in memory.
-        if (isBatchListType(For->getRangeInit()->getType()) && isa<DeclRefExpr>(Skip(For->getRangeInit())) &&
+        if (isBatchListType(For->getRangeInit()->getType()) && isa<DeclRefExpr>(stripTemporaries(For->getRangeInit())) &&
             loopTrains(For)) {
           if (FromList)
             *FromList = true;
@@ -323,11 +307,11 @@ const VarDecl *batchVariable(const Expr *E, ASTContext &Ctx, unsigned Depth, boo
 /// `torch::from_blob(ptr, sizes)` on host memory (also through reshapes, basic indexing, and a local
 /// that holds it all along): memory the program owns, pageable; the call, or null.
 const CallExpr *wrappedHostMemory(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
-  E = Skip(E);
+  E = stripTemporaries(E);
   while (const auto *C = dyn_cast<CXXMemberCallExpr>(E)) {
     if (!isReshape(C) && !isBasicIndex(C))
       break;
-    E = Skip(C->getImplicitObjectArgument());
+    E = stripTemporaries(C->getImplicitObjectArgument());
   }
   if (const auto *C = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *F = C->getDirectCallee();
